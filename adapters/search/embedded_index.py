@@ -1,0 +1,91 @@
+"""The in-memory parts of the embedded backend: the vector matrix and the FTS5 query builder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from core.contracts import SearchFilters
+
+_TERM = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def fts_query(text: str) -> str:
+    """An FTS5 MATCH expression: every word quoted (no syntax injection), OR-ed together."""
+    terms = dict.fromkeys(t.lower() for t in _TERM.findall(text))
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+class VectorIndex:
+    """Exact cosine search over unit vectors, with the filter columns beside them."""
+
+    def __init__(self, *, dimension: int) -> None:
+        self.dimension = dimension
+        self.rowids = np.zeros(0, dtype=np.int64)
+        self.matrix = np.zeros((0, dimension), dtype=np.float32)
+        self.collections = np.zeros(0, dtype=object)
+        self.categories = np.zeros(0, dtype=object)
+        self.dates = np.zeros(0, dtype=np.int64)
+
+    def load(self, rows: Iterable[tuple[int, str, str | None, str | None, bytes]]) -> None:
+        """Replace the index with (rowid, collection, category, iso date, embedding) rows."""
+        rowids, collections, categories, dates, blobs = [], [], [], [], []
+        for rowid, collection, category, date, blob in rows:
+            rowids.append(rowid)
+            collections.append(collection)
+            categories.append(category)
+            dates.append(dt.date.fromisoformat(date).toordinal() if date else -1)
+            blobs.append(blob)
+        self.rowids = np.asarray(rowids, dtype=np.int64)
+        self.collections = np.asarray(collections, dtype=object)
+        self.categories = np.asarray(categories, dtype=object)
+        self.dates = np.asarray(dates, dtype=np.int64)
+        if blobs:
+            self.matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), self.dimension)
+        else:
+            self.matrix = np.zeros((0, self.dimension), dtype=np.float32)
+
+    def _mask(self, filters: SearchFilters) -> np.ndarray | None:
+        mask: np.ndarray | None = None
+
+        def both(m: np.ndarray) -> np.ndarray:
+            return m if mask is None else mask & m
+
+        if filters.collections is not None:
+            mask = both(np.isin(self.collections, filters.collections))
+        if filters.categories:
+            mask = both(np.isin(self.categories, filters.categories))
+        if filters.date_start is not None:
+            mask = both(self.dates >= filters.date_start.toordinal())
+        if filters.date_end is not None:
+            mask = both((self.dates <= filters.date_end.toordinal()) & (self.dates >= 0))
+        return mask
+
+    def search(self, vector: np.ndarray, filters: SearchFilters, limit: int) -> list[tuple[int, float]]:
+        """The `limit` nearest rows that pass the filters, as (rowid, cosine), best first."""
+        if not len(self.rowids) or limit <= 0:
+            return []
+        scores = self.matrix @ vector
+        mask = self._mask(filters)
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        k = min(limit, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(self.rowids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def cosines(self, vector: np.ndarray, rowids: list[int]) -> list[float]:
+        """The cosine of `vector` with each of these rows (0 for a row not loaded)."""
+        if not rowids:
+            return []
+        positions = np.searchsorted(self.rowids, rowids)
+        out: list[float] = []
+        for rowid, pos in zip(rowids, positions, strict=True):
+            if pos < len(self.rowids) and self.rowids[pos] == rowid:
+                out.append(float(self.matrix[pos] @ vector))
+            else:
+                out.append(0.0)
+        return out

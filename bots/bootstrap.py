@@ -1,0 +1,140 @@
+"""The composition root: the one place that builds concrete adapters (SPEC section 1)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
+from adapters.loaders.markdown import MarkdownLoader
+from adapters.loaders.text import TextLoader
+from adapters.search.embedded import EmbeddedSearchBackend
+from bots.settings import Settings
+from core.calibration import Calibration
+from core.clock import SystemClock
+from core.concurrency import CpuExecutor
+from core.ingest.pipeline import Ingestor
+from core.orchestrator.graph import AnswerGraph
+from core.orchestrator.service import TurnService
+from core.ports import Clock, SearchBackend
+from storage.database import Database
+from storage.repositories import SqlConversationStore, SqlDecisionLog, SqlDocumentRegistry, SqlTurnLedger
+
+
+@dataclass
+class Storage:
+    """The database and the repositories on it."""
+
+    database: Database
+    conversations: SqlConversationStore
+    ledger: SqlTurnLedger
+    decisions: SqlDecisionLog
+    registry: SqlDocumentRegistry
+
+    async def close(self) -> None:
+        """Dispose of the engine."""
+        await self.database.dispose()
+
+
+@dataclass
+class App:
+    """Everything a command or the server needs, built once."""
+
+    settings: Settings
+    clock: Clock
+    executor: CpuExecutor
+    storage: Storage
+    embedder: SentenceTransformerEmbedder
+    backend: SearchBackend
+    calibration: Calibration
+    service: TurnService
+    ingestor: Ingestor
+    extras: dict[str, object] = field(default_factory=dict)
+
+    async def close(self) -> None:
+        """Release the backend, the database and the executor."""
+        await self.backend.close()
+        await self.storage.close()
+        self.executor.shutdown()
+
+
+async def build_storage(settings: Settings, *, migrate_embedded: bool = True) -> Storage:
+    """Open the database; the embedded SQLite default migrates itself, others must be migrated."""
+    database = Database(url=settings.resolved_database_url)
+    if migrate_embedded and database.is_sqlite and settings.database_url is None:
+        await database.upgrade()
+    else:
+        await database.ensure_migrated()
+    return Storage(
+        database=database,
+        conversations=SqlConversationStore(database=database),
+        ledger=SqlTurnLedger(database=database),
+        decisions=SqlDecisionLog(database=database),
+        registry=SqlDocumentRegistry(database=database),
+    )
+
+
+def load_calibration(settings: Settings) -> Calibration:
+    """The fitted thresholds for the configured model, or the defaults."""
+    path = settings.calibration_path
+    if path.exists():
+        fitted = json.loads(path.read_text(encoding="utf-8"))
+        if settings.embedding_model in fitted:
+            return Calibration.model_validate(fitted[settings.embedding_model])
+    return Calibration(model=settings.embedding_model)
+
+
+def build_search_backend(
+    settings: Settings, executor: CpuExecutor, embedder: SentenceTransformerEmbedder
+) -> SearchBackend:
+    """The configured search backend."""
+    if settings.search_backend == "elasticsearch":
+        raise NotImplementedError(
+            "THREADWISE_SEARCH_BACKEND=elasticsearch is not available in this version; use embedded"
+        )
+    return EmbeddedSearchBackend(
+        path=settings.search_index_path,
+        executor=executor,
+        model_name=settings.embedding_model,
+        dimension=embedder.dimension,
+    )
+
+
+async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
+    """Build every component; loads and warms up the embedding model."""
+    clock = clock or SystemClock()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    executor = CpuExecutor(max_workers=settings.cpu_workers)
+    storage = await build_storage(settings)
+    embedder = SentenceTransformerEmbedder(model=settings.embedding_model, executor=executor)
+    await embedder.load()
+    backend = build_search_backend(settings, executor, embedder)
+    calibration = load_calibration(settings)
+    graph = AnswerGraph(backend=backend, embedder=embedder, calibration=calibration, clock=clock)
+    service = TurnService(
+        graph=graph,
+        conversations=storage.conversations,
+        ledger=storage.ledger,
+        decisions=storage.decisions,
+        clock=clock,
+    )
+    ingestor = Ingestor(
+        loaders=[MarkdownLoader(), TextLoader()],
+        embedder=embedder,
+        backend=backend,
+        registry=storage.registry,
+        executor=executor,
+        clock=clock,
+        source_base_url=settings.source_base_url,
+    )
+    return App(
+        settings=settings,
+        clock=clock,
+        executor=executor,
+        storage=storage,
+        embedder=embedder,
+        backend=backend,
+        calibration=calibration,
+        service=service,
+        ingestor=ingestor,
+    )

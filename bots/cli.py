@@ -1,0 +1,208 @@
+"""The `threadwise` command line (SPEC section 9)."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import json
+import sys
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+
+from bots.settings import Settings, SettingsError, load_settings
+from bots.terminal import IngestBar, decisions_table, render_answer, report_lines
+
+T = TypeVar("T")
+
+app = typer.Typer(help="Threadwise: answers from your documents, with citations.", no_args_is_help=True)
+db_app = typer.Typer(help="Database migrations.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+out = Console()
+err = Console(stderr=True)
+
+
+def _settings() -> Settings:
+    try:
+        return load_settings()
+    except SettingsError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+
+
+def _run(coro_factory: Callable[[], Awaitable[T]]) -> T:
+    """Run one async command; expected failures become a message and exit status 2."""
+    from storage.database import NotMigratedError
+
+    try:
+        return asyncio.run(coro_factory())  # type: ignore[arg-type]
+    except (NotMigratedError, NotImplementedError, FileNotFoundError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to ingest.")],
+    collection: Annotated[str, typer.Option(help="Collection to write to.")] = "default",
+) -> None:
+    """Ingest documents; unchanged files are skipped, broken ones reported."""
+    from bots.bootstrap import build_app
+
+    settings = _settings()
+
+    async def main() -> bool:
+        app_ = await build_app(settings)
+        try:
+            with IngestBar(err) as bar:
+                report = await app_.ingestor.ingest(paths, collection=collection, progress=bar)
+        finally:
+            await app_.close()
+        for line in report_lines(report):
+            err.print(line, markup=False, highlight=False)
+        return report.ok
+
+    if not _run(main):
+        raise typer.Exit(1)
+
+
+def _turn_text(question: str, thread: str | None, channel: str | None) -> dict[str, object]:
+    return {
+        "platform": "cli",
+        "tenant": "local",
+        "channel_key": channel or "cli",
+        "thread": thread or f"cli-{uuid.uuid4()}",
+        "user": getpass.getuser(),
+        "message_key": f"cli:{uuid.uuid4()}",
+        "text": question,
+        "is_direct": True,
+    }
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    thread: Annotated[str | None, typer.Option(help="Continue this conversation thread.")] = None,
+    channel: Annotated[
+        str | None, typer.Option(help="Ask as this channel key (its collections only).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON.")] = False,
+) -> None:
+    """Ask one question and print the answer with its sources."""
+    from bots.bootstrap import build_app
+    from core.access import readable_collections
+    from core.contracts import Turn
+
+    settings = _settings()
+
+    async def main() -> str:
+        app_ = await build_app(settings)
+        try:
+            collections = readable_collections(channel, {}, settings.unmapped_channels)
+            turn = Turn(**_turn_text(question, thread, channel), received_at=app_.clock.now())
+            with err.status("thinking…") as status:
+
+                async def progress(stage: str) -> None:
+                    status.update(f"{stage}…")
+
+                answer = await app_.service.answer(turn, collections=collections, progress=progress)
+            await app_.service.delivered(answer.turn_id, None)
+            assert answer.result is not None
+            return answer.result.model_dump_json(indent=2) if as_json else render_answer(answer.result)
+        finally:
+            await app_.close()
+
+    sys.stdout.write(_run(main) + "\n")
+
+
+@app.command()
+def chat(
+    channel: Annotated[str | None, typer.Option(help="Chat as this channel key.")] = None,
+) -> None:
+    """A conversation thread in the terminal; type 'quit' to leave."""
+    from bots.bootstrap import build_app
+    from core.access import readable_collections
+    from core.contracts import Turn
+
+    settings = _settings()
+    thread = f"chat-{uuid.uuid4()}"
+
+    async def main() -> None:
+        app_ = await build_app(settings)
+        try:
+            collections = readable_collections(channel, {}, settings.unmapped_channels)
+            out.print("Threadwise chat: ask a question, 'quit' to leave.", style="bold")
+            while True:
+                try:
+                    question = await asyncio.to_thread(input, "\nyou › ")
+                except EOFError:
+                    return
+                if question.strip().lower() in {"quit", "exit", ":q"}:
+                    return
+                if not question.strip():
+                    continue
+                turn = Turn(**_turn_text(question, thread, channel), received_at=app_.clock.now())
+                answer = await app_.service.answer(turn, collections=collections)
+                await app_.service.delivered(answer.turn_id, None)
+                assert answer.result is not None
+                out.print("\nthreadwise ›", style="bold cyan")
+                sys.stdout.write(render_answer(answer.result) + "\n")
+        finally:
+            await app_.close()
+
+    _run(main)
+
+
+@app.command()
+def decisions(
+    last: Annotated[int, typer.Option(help="How many recent decisions.", min=1)] = 10,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON (an object, or a list when --last > 1).")
+    ] = False,
+) -> None:
+    """Show the most recent router decisions."""
+    from bots.bootstrap import build_storage
+
+    settings = _settings()
+
+    async def main() -> list[object]:
+        storage = await build_storage(settings)
+        try:
+            return list(await storage.decisions.latest(last))
+        finally:
+            await storage.close()
+
+    records = _run(main)
+    if as_json:
+        payload = [r.model_dump(mode="json") for r in records]  # type: ignore[attr-defined]
+        sys.stdout.write(json.dumps(payload[-1] if last == 1 and payload else payload, indent=2) + "\n")
+    else:
+        out.print(decisions_table(records))  # type: ignore[arg-type]
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Apply pending database migrations."""
+    from storage.database import Database
+
+    settings = _settings()
+
+    async def main() -> str | None:
+        database = Database(url=settings.resolved_database_url)
+        try:
+            await database.upgrade()
+            return await database.current_revision()
+        finally:
+            await database.dispose()
+
+    revision = _run(main)
+    err.print(f"database at revision {revision}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,98 @@
+"""Settings, read once from the environment and `.env` (SPEC section 9)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class SettingsError(Exception):
+    """A setting is wrong; the message names it."""
+
+
+class Settings(BaseSettings):
+    """Every knob of Threadwise; names are the environment variables."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="THREADWISE_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    data_dir: Path = Path(".threadwise")
+    database_url: str | None = None
+    search_backend: Literal["embedded", "elasticsearch"] = "embedded"
+    elasticsearch_url: str | None = None
+    embedding_model: str = "all-MiniLM-L6-v2"
+    reranker_model: str | None = None
+    llm_provider: Literal["none", "openai", "ollama"] = "none"
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = Field(default=30.0, gt=0)
+    source_base_url: str | None = None
+    public_url: str | None = None
+    unmapped_channels: Literal["default", "deny"] = "default"
+    retention_days: int = Field(default=90, ge=1)
+    cpu_workers: int = Field(default=2, ge=1, le=64)
+
+    slack_bot_token: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SLACK_BOT_TOKEN"))
+    slack_signing_secret: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("SLACK_SIGNING_SECRET")
+    )
+    slack_app_token: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SLACK_APP_TOKEN"))
+    slack_api_url: str | None = None
+    microsoft_app_id: str | None = Field(default=None, validation_alias=AliasChoices("MicrosoftAppId"))
+    microsoft_app_password: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("MicrosoftAppPassword")
+    )
+    microsoft_app_type: Literal["MultiTenant", "SingleTenant", "UserAssignedMSI"] = Field(
+        default="MultiTenant", validation_alias=AliasChoices("MicrosoftAppType")
+    )
+    microsoft_app_tenant_id: str | None = Field(
+        default=None, validation_alias=AliasChoices("MicrosoftAppTenantId")
+    )
+
+    @field_validator("database_url", "elasticsearch_url", "source_base_url", "public_url", "slack_api_url")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The database URL: the setting, or a SQLite file in the data directory."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'threadwise.db').resolve()}"
+
+    @property
+    def search_index_path(self) -> Path:
+        """Where the embedded backend keeps its index."""
+        return self.data_dir / "search.sqlite3"
+
+    @property
+    def calibration_path(self) -> Path:
+        """Where `eval calibrate` writes thresholds and the core reads them."""
+        return self.data_dir / "calibration.json"
+
+
+def load_settings() -> Settings:
+    """Read the settings once; a wrong value raises `SettingsError` naming the variable."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            name = _env_name(field)
+            problems.append(f"{name}: {error['msg']} (got {error.get('input')!r})")
+        raise SettingsError("invalid setting: " + "; ".join(problems)) from None
+
+
+def _env_name(field: str) -> str:
+    info = Settings.model_fields.get(field)
+    alias = info.validation_alias if info else None
+    if isinstance(alias, AliasChoices):
+        return str(alias.choices[0])
+    return f"THREADWISE_{field.upper()}" if field in Settings.model_fields else field

@@ -1,0 +1,106 @@
+"""Rendering for the terminal: answers with their Sources list, decisions, ingest progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from core.contracts import Citation, OrchestrationResult
+from core.ingest.pipeline import IngestReport, Outcome
+from core.records import DecisionRecord
+
+
+def source_line(citation: Citation) -> str:
+    """`[1] Title, 2024-03-01, §Section, p. 3 — url`."""
+    parts = [f"[{citation.n}] {citation.title}"]
+    if citation.date:
+        parts.append(citation.date.isoformat())
+    if citation.section:
+        parts.append(f"§{citation.section}")
+    if citation.page:
+        parts.append(f"p. {citation.page}")
+    line = ", ".join(parts)
+    return f"{line} — {citation.url}" if citation.url else line
+
+
+def render_answer(result: OrchestrationResult) -> str:
+    """The plain-text reply: answer, notes, Sources."""
+    lines = [result.answer]
+    for note in (result.applicability_note, result.uncertainty_note):
+        if note:
+            lines.append(f"\nNote: {note}")
+    if result.citations:
+        lines.append("\nSources:")
+        lines.extend(f"  {source_line(c)}" for c in result.citations)
+    if result.kind == "answer":
+        lines.append(f"\n(confidence {result.confidence:.2f}, {result.band})")
+    return "\n".join(lines)
+
+
+def decisions_table(decisions: list[DecisionRecord]) -> Table:
+    """Recent router decisions as a table."""
+    table = Table(title="Router decisions")
+    for column in ("when", "query", "route", "branch", "evidence", "confidence", "band", "total ms"):
+        table.add_column(column)
+    for d in decisions:
+        table.add_row(
+            d.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            d.query[:60],
+            d.route,
+            d.branch,
+            d.evidence_level,
+            f"{d.confidence:.2f}",
+            d.band,
+            f"{sum(d.timings.values()):.0f}",
+        )
+    return table
+
+
+class IngestBar:
+    """A rich progress bar fed by the ingestor (counts and rate)."""
+
+    def __init__(self, console: Console) -> None:
+        self._progress = Progress(
+            TextColumn("[bold]ingest"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} files/s"),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[last]}"),
+            console=console,
+            transient=False,
+        )
+        self._task = self._progress.add_task("ingest", total=0, rate="-", last="")
+
+    def __enter__(self) -> IngestBar:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._progress.stop()
+
+    def start(self, total: int) -> None:
+        """Set the number of files."""
+        self._progress.update(self._task, total=total)
+
+    def advance(self, path: Path, outcome: Outcome) -> None:
+        """One file done."""
+        task = self._progress.tasks[0]
+        elapsed = task.elapsed or 0.0
+        rate = f"{(task.completed + 1) / elapsed:.1f}" if elapsed > 0 else "-"
+        self._progress.update(self._task, advance=1, rate=rate, last=f"{outcome}: {path.name}")
+
+
+def report_lines(report: IngestReport) -> list[str]:
+    """A summary of an ingest run, failures with their reasons."""
+    lines = [
+        f"added {len(report.added)}, updated {len(report.updated)}, unchanged {len(report.unchanged)}, "
+        f"unsupported {len(report.unsupported)}, failed {len(report.failed)}; "
+        f"{report.segments} segments written"
+    ]
+    lines.extend(f"  skipped (no loader for this file type): {p}" for p in report.unsupported)
+    lines.extend(f"  FAILED {p}: {reason}" for p, reason in report.failed)
+    return lines

@@ -1,0 +1,1 @@
+"""Threadwise's platform-neutral core: contracts, ports, ingestion logic and the orchestration graph."""

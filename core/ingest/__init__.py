@@ -1,0 +1,1 @@
+"""Ingestion logic: discovery, segmentation and the pipeline that feeds a search backend."""

@@ -1,0 +1,221 @@
+"""The ingestion pipeline: files → loaded documents → segments → embeddings → backend + registry."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from core.concurrency import CpuExecutor
+from core.ingest.segmenter import Segmenter
+from core.knowledge import DEFAULT_COLLECTION, DocumentRecord, LoadedDocument, Segment
+from core.ports import Clock, DocumentLoader, DocumentRegistry, Embedder, SearchBackend
+
+Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported"]
+
+
+class IngestProgress(Protocol):
+    """Told how many files there are, then of each file's outcome."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, path: Path, outcome: Outcome) -> None: ...
+
+
+@dataclass
+class IngestReport:
+    """What one ingest run did, file by file."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    segments: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no file failed."""
+        return not self.failed
+
+
+@dataclass
+class _Pending:
+    path: Path
+    record: DocumentRecord
+    segments: list[Segment]
+    outcome: Outcome
+
+
+def discover(paths: Sequence[Path]) -> list[tuple[Path, Path]]:
+    """Every non-hidden file under `paths`, sorted, each with the root it was found under."""
+    found: list[tuple[Path, Path]] = []
+    for root in paths:
+        root = root.resolve()
+        if root.is_file():
+            found.append((root, root.parent))
+            continue
+        if not root.exists():
+            raise FileNotFoundError(f"no such file or folder: {root}")
+        for path in sorted(root.rglob("*")):
+            relative = path.relative_to(root)
+            if path.is_file() and not any(part.startswith(".") for part in relative.parts):
+                found.append((path, root))
+    return found
+
+
+def document_id(collection: str, source_path: str) -> str:
+    """A stable id for a file in a collection, so a changed file replaces its old version."""
+    return hashlib.sha1(f"{collection}\0{source_path}".encode()).hexdigest()[:20]
+
+
+class Ingestor:
+    """Ingests files into a search backend, skipping files whose content has not changed."""
+
+    def __init__(
+        self,
+        *,
+        loaders: Sequence[DocumentLoader],
+        embedder: Embedder,
+        backend: SearchBackend,
+        registry: DocumentRegistry,
+        executor: CpuExecutor,
+        clock: Clock,
+        source_base_url: str | None = None,
+        batch_segments: int = 256,
+    ) -> None:
+        self._loaders = {suffix: loader for loader in loaders for suffix in loader.suffixes}
+        self._embedder = embedder
+        self._backend = backend
+        self._registry = registry
+        self._executor = executor
+        self._clock = clock
+        self._base_url = source_base_url.rstrip("/") + "/" if source_base_url else None
+        self._batch = batch_segments
+        self._segmenter = Segmenter(
+            count_tokens=embedder.count_tokens, max_seq_length=embedder.max_seq_length
+        )
+
+    async def ingest(
+        self,
+        paths: Sequence[Path],
+        *,
+        collection: str = DEFAULT_COLLECTION,
+        progress: IngestProgress | None = None,
+    ) -> IngestReport:
+        """Ingest every file under `paths` into `collection`; broken files are reported, not fatal."""
+        files = discover(paths)
+        report = IngestReport()
+        if progress:
+            progress.start(len(files))
+        pending: list[_Pending] = []
+        for path, root in files:
+            outcome = await self._prepare(path, root, collection, report, pending)
+            if outcome is not None and progress:
+                progress.advance(path, outcome)
+            if sum(len(p.segments) for p in pending) >= self._batch:
+                await self._flush(pending, report, progress)
+        await self._flush(pending, report, progress)
+        return report
+
+    async def _prepare(
+        self,
+        path: Path,
+        root: Path,
+        collection: str,
+        report: IngestReport,
+        pending: list[_Pending],
+    ) -> Outcome | None:
+        """Load and segment one file; returns its outcome now, or None while it awaits embedding."""
+        loader = self._loaders.get(path.suffix.lower())
+        if loader is None:
+            report.unsupported.append(str(path))
+            return "unsupported"
+        try:
+            content_hash = await self._executor.run(_hash_file, path)
+            previous = await self._registry.find(collection, str(path))
+            if previous is not None and previous.content_hash == content_hash:
+                report.unchanged.append(str(path))
+                return "unchanged"
+            loaded = await self._executor.run(loader.load, path)
+            record = self._record(path, root, collection, loaded, content_hash)
+            segments = await self._executor.run(self._segmenter.segment, loaded, record)
+        except Exception as exc:  # a broken file must not stop the run
+            report.failed.append((str(path), f"{type(exc).__name__}: {exc}"))
+            return "failed"
+        outcome: Outcome = "updated" if previous is not None else "added"
+        pending.append(_Pending(path, record, segments, outcome))
+        return None
+
+    async def _flush(
+        self, pending: list[_Pending], report: IngestReport, progress: IngestProgress | None
+    ) -> None:
+        """Embed the pending documents' segments in one batch and write each document."""
+        if not pending:
+            return
+        texts = [s.embedding_text() for p in pending for s in p.segments]
+        vectors = await self._embedder.embed(texts)
+        rows = vectors.tolist() if len(texts) else []
+        offset = 0
+        for item in pending:
+            count = len(item.segments)
+            item.record.segment_count = count
+            item.record.ingested_at = self._clock.now()
+            try:
+                await self._backend.delete_document(item.record.doc_id)
+                await self._backend.upsert_document(
+                    item.record, item.segments, _Rows(rows[offset : offset + count])
+                )
+                await self._registry.save(item.record)
+            except Exception as exc:
+                report.failed.append((str(item.path), f"{type(exc).__name__}: {exc}"))
+                if progress:
+                    progress.advance(item.path, "failed")
+                offset += count
+                continue
+            offset += count
+            report.segments += count
+            getattr(report, item.outcome).append(str(item.path))
+            if progress:
+                progress.advance(item.path, item.outcome)
+        pending.clear()
+
+    def _record(
+        self, path: Path, root: Path, collection: str, loaded: LoadedDocument, content_hash: str
+    ) -> DocumentRecord:
+        relative = path.relative_to(root).as_posix()
+        url = loaded.url or (self._base_url + relative if self._base_url else None)
+        return DocumentRecord(
+            doc_id=document_id(collection, str(path)),
+            collection=collection,
+            title=loaded.title,
+            source_path=str(path),
+            relative_path=relative,
+            url=url,
+            date=loaded.date,
+            media_type=loaded.media_type,
+            content_hash=content_hash,
+        )
+
+
+class _Rows:
+    """A slice of an embedding matrix as plain rows (satisfies the `Embeddings` port)."""
+
+    def __init__(self, rows: list[list[float]]) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def tolist(self) -> list[list[float]]:
+        return self._rows
+
+
+def _hash_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,0 +1,170 @@
+"""Answer stages: extractive synthesis, citation validation and reflection (SPEC section 3)."""
+
+from __future__ import annotations
+
+import re
+
+from core.calibration import Calibration
+from core.contracts import Citation, Coverage, Evidence
+from core.orchestrator.state import Draft, GraphState, Reflection
+from core.ports import Embedder
+from core.text import key_terms, split_sentences, term_root, words
+
+CITATION_MARK = re.compile(r"\[(\d+)\]")
+MIN_SENTENCE_WORDS = 4
+MAX_SENTENCES = 4
+MIN_SENTENCES = 2
+
+
+class AnswerWriter:
+    """Writes and checks answers from evidence only, without an LLM."""
+
+    def __init__(self, *, embedder: Embedder, calibration: Calibration) -> None:
+        self._embedder = embedder
+        self._calibration = calibration
+
+    async def synthesize(self, state: GraphState) -> dict[str, object]:
+        """The 2–4 evidence sentences most similar to the question, each with its `[n]`."""
+        assert state.intake is not None
+        evidence = state.evidence[: state.budgets.max_evidence]
+        candidates = [
+            (index, clean)
+            for index, item in enumerate(evidence)
+            for sentence in dict.fromkeys(split_sentences(item.text))
+            if len(words(clean := _readable(sentence))) >= MIN_SENTENCE_WORDS
+        ]
+        if not candidates:
+            return {"draft": Draft(text="")}
+        question = state.intake.normalized_query
+        # A sentence is scored with its document's title and section, so "Width: 1.303 m"
+        # is matched to the product it belongs to.
+        contextual = [_in_context(evidence[i], sentence) for i, sentence in candidates]
+        scores = await self._embedder.similarity(question, contextual)
+        ranked = sorted(zip(scores, candidates, strict=True), key=lambda pair: -pair[0])
+        best = ranked[0][0]
+        floor = max(self._calibration.low, best - 0.15)
+        chosen = [c for score, c in ranked[:MAX_SENTENCES] if score >= floor]
+        # A second sentence is added only when it is itself relevant; one good sentence beats
+        # padding with an unrelated one.
+        chosen += [c for score, c in ranked[len(chosen) : MIN_SENTENCES] if score >= self._calibration.medium]
+        numbers: dict[int, int] = {}
+        parts: list[str] = []
+        for index, sentence in chosen:
+            n = numbers.setdefault(index, len(numbers) + 1)
+            parts.append(f"{sentence.rstrip()} [{n}]")
+        citations = [_citation(n, evidence[index]) for index, n in numbers.items()]
+        return {"draft": Draft(text=" ".join(parts), citations=citations)}
+
+    def validate_citations(self, state: GraphState) -> dict[str, object]:
+        """Every `[n]` must map to evidence actually given; unknown markers are removed."""
+        draft = state.draft
+        if draft is None:
+            return {}
+        given = {c.chunk_id for c in state.evidence}
+        valid = {c.n: c for c in draft.citations if c.chunk_id in given}
+        removed: list[int] = []
+
+        def keep(match: re.Match[str]) -> str:
+            n = int(match.group(1))
+            if n in valid:
+                return match.group(0)
+            removed.append(n)
+            return ""
+
+        text = re.sub(r"\s+([.,;:])", r"\1", CITATION_MARK.sub(keep, draft.text)).strip()
+        used = {int(n) for n in CITATION_MARK.findall(text)}
+        citations = [c for n, c in sorted(valid.items()) if n in used]
+        return {"draft": Draft(text=text, citations=citations, removed_citations=removed)}
+
+    async def reflect(self, state: GraphState) -> dict[str, object]:
+        """confidence = 0.7 × support(original) + 0.3 × support(revised) (seed 002)."""
+        assert state.draft is not None
+        assert state.plan is not None
+        draft = state.draft
+        cited = {c.chunk_id for c in draft.citations}
+        cited_text = " ".join(_cited_text(e) for e in state.evidence if e.chunk_id in cited)
+        body = CITATION_MARK.sub("", draft.text)
+        original, revised = state.plan.original_query, state.plan.revised_query
+        cosines = await self._embedder.similarity(body, [original, revised])
+        terms_original, share_original = _term_share(original, cited_text)
+        _, share_revised = _term_share(revised, cited_text)
+        support_original = 0.5 * share_original + 0.5 * self._calibration.calibrated(cosines[0])
+        support_revised = 0.5 * share_revised + 0.5 * self._calibration.calibrated(cosines[1])
+        confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
+        found = _found_terms(terms_original, cited_text)
+        missing = [t for t in terms_original if t not in found]
+        notes = _notes(confidence, missing, state)
+        return {
+            "reflection": Reflection(
+                confidence=confidence,
+                support_original=round(support_original, 4),
+                support_revised=round(support_revised, 4),
+                applicability_note=notes[0],
+                uncertainty_note=notes[1],
+                coverage=Coverage(answered=sorted(found, key=terms_original.index), missing=missing),
+            )
+        }
+
+
+def _readable(sentence: str) -> str:
+    """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`."""
+    if sentence.startswith("|"):
+        cells = [c.strip() for c in sentence.strip("|").split("|")]
+        if all(set(c) <= set("-: ") for c in cells):
+            return ""
+        return ": ".join(c for c in cells if c)
+    return sentence
+
+
+def _in_context(evidence: Evidence, sentence: str) -> str:
+    heading = " / ".join(p for p in (evidence.title, evidence.section) if p)
+    return f"{heading}: {sentence}"
+
+
+def _citation(n: int, evidence: Evidence) -> Citation:
+    return Citation(
+        n=n,
+        doc_id=evidence.doc_id,
+        chunk_id=evidence.chunk_id,
+        title=evidence.title,
+        date=evidence.date,
+        section=evidence.section,
+        page=evidence.page,
+        url=evidence.url,
+        snippet=evidence.snippet,
+        relevance=round(evidence.relevance, 4),
+    )
+
+
+def _cited_text(evidence: Evidence) -> str:
+    """What a citation shows: its title, section, date and text."""
+    date = evidence.date.isoformat() if evidence.date else ""
+    return " ".join(p for p in (evidence.title, evidence.section or "", date, evidence.text) if p)
+
+
+def _found_terms(terms: list[str], text: str) -> set[str]:
+    roots = {term_root(w) for w in words(text)}
+    return {t for t in terms if term_root(t) in roots}
+
+
+def _term_share(question: str, cited_text: str) -> tuple[list[str], float]:
+    """The question's key terms and the share of them the cited text contains."""
+    terms = key_terms(question)
+    if not terms:
+        return terms, 1.0
+    return terms, len(_found_terms(terms, cited_text)) / len(terms)
+
+
+def _notes(confidence: float, missing: list[str], state: GraphState) -> tuple[str | None, str | None]:
+    """Applicability note (dates) and uncertainty note (what the sources do not cover)."""
+    applicability = None
+    plan = state.plan
+    if state.out_of_range_used and plan is not None and plan.requested_years:
+        years = ", ".join(str(y) for y in plan.requested_years)
+        applicability = f"Few sources from {years} matched; some cited sources are from other dates."
+    elif not state.date_filter and plan is not None and plan.requested_years:
+        applicability = "No sources from the requested dates matched; the answer uses other dates."
+    uncertainty = None
+    if missing and confidence < 0.8:
+        uncertainty = "The sources do not mention: " + ", ".join(missing[:6]) + "."
+    return applicability, uncertainty

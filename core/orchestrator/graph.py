@@ -1,0 +1,158 @@
+"""The orchestration graph as a LangGraph `StateGraph` (SPEC section 3)."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+
+from core.calibration import Calibration
+from core.contracts import Budgets, OrchestrationResult, Turn
+from core.errors import GuardrailsViolationError
+from core.orchestrator.answer import AnswerWriter
+from core.orchestrator.executor import Executor, next_recovery, recover
+from core.orchestrator.intake import run_intake
+from core.orchestrator.planner import build_plan, plan_route
+from core.orchestrator.respond import build_result
+from core.orchestrator.state import GraphState
+from core.ports import Clock, Embedder, ProgressCallback, SearchBackend
+
+Update = dict[str, Any]
+Node = Callable[[GraphState], Awaitable[Update]]
+
+
+class AnswerGraph:
+    """Builds the graph once from its dependencies and runs it for each turn."""
+
+    def __init__(
+        self,
+        *,
+        backend: SearchBackend,
+        embedder: Embedder,
+        calibration: Calibration,
+        clock: Clock,
+        budgets: Budgets | None = None,
+    ) -> None:
+        self._executor = Executor(backend=backend, embedder=embedder, calibration=calibration)
+        self._writer = AnswerWriter(embedder=embedder, calibration=calibration)
+        self._clock = clock
+        self._budgets = budgets or Budgets()
+        self._graph = self._build().compile()
+
+    async def run(
+        self,
+        turn: Turn,
+        *,
+        collections: list[str] | None,
+        progress: ProgressCallback | None = None,
+    ) -> OrchestrationResult:
+        """Run one turn to completion; node errors end in a safe reply, never an exception."""
+        state = GraphState(turn=turn, collections=collections, budgets=self._budgets)
+        config: RunnableConfig = {"configurable": {"progress": progress}, "recursion_limit": 40}
+        final = await self._graph.ainvoke(state, config=config)
+        result = final["result"]
+        assert isinstance(result, OrchestrationResult)
+        return result
+
+    def _build(self) -> StateGraph[GraphState]:
+        graph = StateGraph(GraphState)
+        nodes: dict[str, Callable[[GraphState], Awaitable[Update]]] = {
+            "intake": self._intake,
+            "plan": self._plan,
+            "retrieve": self._executor.retrieve,
+            "evaluate": self._executor.evaluate,
+            "recover": _sync(recover),
+            "synthesize": self._writer.synthesize,
+            "validate_citations": _sync(self._writer.validate_citations),
+            "reflect": self._writer.reflect,
+            "respond": self._respond,
+        }
+        for name, node in nodes.items():
+            graph.add_node(name, _Stage(name, node))
+        graph.add_edge(START, "intake")
+        graph.add_conditional_edges("intake", _after_intake, ["plan", "respond"])
+        graph.add_conditional_edges("plan", _after_plan, ["retrieve", "respond"])
+        graph.add_edge("retrieve", "evaluate")
+        graph.add_conditional_edges("evaluate", _after_evaluate, ["synthesize", "recover", "respond"])
+        graph.add_edge("recover", "retrieve")
+        graph.add_edge("synthesize", "validate_citations")
+        graph.add_conditional_edges("validate_citations", _after_validate, ["reflect", "respond"])
+        graph.add_edge("reflect", "respond")
+        graph.add_edge("respond", END)
+        return graph
+
+    async def _intake(self, state: GraphState) -> Update:
+        try:
+            return {"intake": run_intake(state.turn.text)}
+        except GuardrailsViolationError as exc:
+            return {"guardrail": (exc.reason, exc.safe_reply)}
+
+    async def _plan(self, state: GraphState) -> Update:
+        assert state.intake is not None
+        return {"route": plan_route(state.intake), "plan": build_plan(state.intake)}
+
+    async def _respond(self, state: GraphState) -> Update:
+        return {"result": build_result(state, self._clock)}
+
+
+def _after_intake(state: GraphState) -> Literal["plan", "respond"]:
+    intake = state.intake
+    if state.errors or state.guardrail or intake is None:
+        return "respond"
+    if intake.coherence == "incoherent" or intake.blocking_ambiguity:
+        return "respond"
+    return "plan"
+
+
+def _after_plan(state: GraphState) -> Literal["retrieve", "respond"]:
+    if state.errors or state.route is None or state.route.route in ("direct", "clarify"):
+        return "respond"
+    return "retrieve"
+
+
+def _after_evaluate(state: GraphState) -> Literal["synthesize", "recover", "respond"]:
+    if state.errors:
+        return "respond"
+    if state.evidence_level in ("high", "medium"):
+        return "synthesize"
+    return "recover" if next_recovery(state) else "respond"
+
+
+def _after_validate(state: GraphState) -> Literal["reflect", "respond"]:
+    draft = state.draft
+    return "reflect" if not state.errors and draft is not None and draft.citations else "respond"
+
+
+def _sync(fn: Callable[[GraphState], Update]) -> Node:
+    async def node(state: GraphState) -> Update:
+        return fn(state)
+
+    return node
+
+
+class _Stage:
+    """A node wrapper: reports progress, times the node, and turns an exception into an error."""
+
+    def __init__(self, name: str, node: Node) -> None:
+        self.name = name
+        self.node = node
+
+    async def __call__(self, state: GraphState, config: RunnableConfig) -> Update:
+        progress = (config.get("configurable") or {}).get("progress")
+        if progress is not None:
+            # A failing status update must never fail the turn.
+            with contextlib.suppress(Exception):
+                await progress(self.name)
+        started = time.perf_counter()
+        try:
+            update = await self.node(state)
+        except Exception as exc:
+            if self.name == "respond":
+                raise
+            update = {"errors": [f"{self.name}: {type(exc).__name__}: {exc}"]}
+        update["timings"] = {self.name: round((time.perf_counter() - started) * 1000, 3)}
+        return update

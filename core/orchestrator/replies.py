@@ -1,0 +1,49 @@
+"""Every user-facing text the core writes, in one place for review and translation."""
+
+from __future__ import annotations
+
+from core.contracts import Evidence, RetrievalRound
+
+HELP = (
+    "I answer questions from your organisation's documents, with numbered sources. "
+    "Ask me something like “What is the parental leave policy?”. "
+    "In a thread you can also say “show the rest”, “export” or “new topic”."
+)
+GREETING = "Hello! " + HELP
+INCOHERENT = (
+    "Sorry, I couldn't make out a question in that message. "
+    "Could you rephrase it in a sentence, for example “What is our travel policy?”"
+)
+COMMAND_UNAVAILABLE = "There is no earlier result in this conversation to {command} yet."
+INTERNAL_ERROR = (
+    "Sorry, something went wrong while answering. The team can trace it with reference {reference}."
+)
+NO_SOURCES = "I found no documents to search in the collections this conversation can read."
+
+
+def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[RetrievalRound]) -> str:
+    """Seed 000's uncertainty reply: what was searched and the best low-relevance matches."""
+    lines = [
+        "I couldn't find enough in the documents to answer this confidently. "
+        "The documents I can read may not cover it."
+    ]
+    tried = list(dict.fromkeys(queries))
+    if tried:
+        lines.append("Searched: " + "; ".join(f"“{q}”" for q in tried))
+    matches = sum(r.matches for r in searched_rounds)
+    lines.append(f"Rounds: {len(searched_rounds)}, candidates seen: {matches}.")
+    if best:
+        lines.append("Best matches (low relevance):")
+        lines.extend(f"- {e.title} (score: {e.relevance:.2f})" for e in best[:3])
+    lines.append("Try other words, a product or document name, or a date range.")
+    return "\n".join(lines)
+
+
+def empty_set(queries: list[str]) -> str:
+    """Nothing matched at all."""
+    tried = "; ".join(f"“{q}”" for q in dict.fromkeys(queries))
+    return (
+        "I found nothing in the documents matching this question"
+        + (f" (searched: {tried})" if tried else "")
+        + ". Try other words, or ask an admin whether the documents are ingested."
+    )

@@ -1,0 +1,198 @@
+"""Respond: turn the graph state into the one answer object, by the outcome table (SPEC section 3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.calibration import band_for, reason_for_band
+from core.contracts import (
+    Band,
+    BranchCode,
+    ConfidenceSummary,
+    ContextCandidate,
+    ContextPacket,
+    Coverage,
+    ExecutionPlan,
+    FinalReason,
+    NextAction,
+    OrchestrationResult,
+    ReplyKind,
+    RouteDecision,
+    Terminal,
+)
+from core.orchestrator import replies
+from core.orchestrator.state import GraphState
+from core.ports import Clock
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One row of the outcome table, filled in."""
+
+    branch: BranchCode
+    action: str
+    kind: ReplyKind
+    terminal: Terminal
+    final_reason: FinalReason
+    answer: str
+    reason: str
+    suggestion: str | None = None
+
+
+def decide(state: GraphState) -> Outcome:
+    """The first matching row of the outcome table decides."""
+    intake, draft, reflection = state.intake, state.draft, state.reflection
+    queries = [r.query for r in state.rounds]
+    if state.errors and state.guardrail is None:
+        return Outcome(
+            "LOW_CONFIDENCE",
+            "escalate",
+            "uncertainty",
+            "fail",
+            "confidence_too_low_clarify",
+            replies.INTERNAL_ERROR.format(reference=state.turn.message_key),
+            "error inside a stage: " + state.errors[-1].split(":", 1)[0],
+        )
+    if state.guardrail is not None:
+        reason, safe_reply = state.guardrail
+        return Outcome(
+            "GUARDRAIL_BLOCKED", "escalate", "refusal", "fail", "guardrail_blocked", safe_reply, reason
+        )
+    if intake is None or intake.coherence == "incoherent":
+        why = intake.coherence_reason if intake else "intake did not complete"
+        return Outcome(
+            "INCOHERENT", "clarify", "refusal", "fail", "incoherent", replies.INCOHERENT, why or "incoherent"
+        )
+    if intake.blocking_ambiguity:
+        return Outcome(
+            "NEEDS_CLARIFICATION",
+            "clarify",
+            "clarification",
+            "success",
+            "needs_clarification",
+            intake.blocking_ambiguity,
+            "blocking ambiguity at intake",
+        )
+    if state.route is not None and state.route.route == "direct":
+        text = (
+            replies.HELP
+            if intake.intent == "chit_chat"
+            else replies.COMMAND_UNAVAILABLE.format(command=intake.normalized_query.lower().rstrip(".!"))
+        )
+        if intake.intent == "chit_chat" and not intake.normalized_query.lower().startswith("help"):
+            text = replies.GREETING
+        return Outcome("SUCCESS", "proceed", "info", "success", "command", text, state.route.reason)
+    if not state.candidates:
+        return Outcome(
+            "EMPTY_SET",
+            "fallback",
+            "uncertainty",
+            "success",
+            "empty_set",
+            replies.empty_set(queries),
+            "no candidates after recovery",
+            "Try other words or a wider date range.",
+        )
+    if state.evidence_level in ("low", "insufficient") or draft is None or not draft.citations:
+        why = f"evidence {state.evidence_level} after {len(state.rounds)} round(s)"
+        if draft is not None and not draft.citations:
+            why = "no valid citation left in the answer"
+        return Outcome(
+            "LOW_CONFIDENCE",
+            "clarify",
+            "uncertainty",
+            "success",
+            "confidence_too_low_clarify",
+            replies.uncertainty(queries, state.candidates, state.rounds),
+            why,
+            "Name a document, product or date range to narrow the search.",
+        )
+    assert reflection is not None
+    band = band_for(reflection.confidence)
+    return Outcome(
+        "SUCCESS",
+        "proceed",
+        "answer",
+        "success",
+        reason_for_band(band),
+        draft.text,
+        f"answered with {len(draft.citations)} citation(s), confidence {reflection.confidence:.2f}",
+    )
+
+
+def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
+    """The `OrchestrationResult` for the decided outcome."""
+    outcome = decide(state)
+    reflection = state.reflection if outcome.kind == "answer" else None
+    confidence = reflection.confidence if reflection else _fallback_confidence(state)
+    band: Band = band_for(confidence)
+    answered = outcome.kind == "answer" and state.draft is not None
+    intake = state.intake
+    plan = state.plan or ExecutionPlan(
+        original_query=state.turn.text,
+        revised_query=intake.normalized_query if intake else state.turn.text,
+        coherence=intake.coherence if intake else "incoherent",
+        coherence_reason=intake.coherence_reason if intake else None,
+    )
+    route = state.route or RouteDecision(
+        route="direct",
+        reason="ended at intake: " + outcome.reason,
+        intent=intake.intent if intake else "conceptual",
+    )
+    return OrchestrationResult(
+        answer=outcome.answer,
+        kind=outcome.kind,
+        terminal=outcome.terminal,
+        next_action=NextAction(
+            action=outcome.action,
+            reason=outcome.reason,
+            branch_code=outcome.branch,
+            suggestion=outcome.suggestion,
+        ),
+        branch=outcome.branch,
+        evidence_level=state.evidence_level,
+        confidence=round(confidence, 4),
+        band=band,
+        final_reason=outcome.final_reason,
+        applicability_note=reflection.applicability_note if reflection else None,
+        uncertainty_note=reflection.uncertainty_note if reflection else None,
+        citations=state.draft.citations if answered and state.draft else [],
+        route=route,
+        plan=plan,
+        context_packet=_packet(state, outcome.branch, clock),
+        retrieval_report=state.rounds,
+        coverage=reflection.coverage if reflection else Coverage(),
+        errors=state.errors,
+        timings=state.timings,
+    )
+
+
+def _fallback_confidence(state: GraphState) -> float:
+    """Without a reflected answer, confidence is the top evidence's relevance (0 when none)."""
+    return max((c.relevance for c in state.candidates), default=0.0)
+
+
+def _packet(state: GraphState, branch: BranchCode, clock: Clock) -> ContextPacket:
+    candidates = [
+        ContextCandidate(
+            id=e.chunk_id,
+            content=e.snippet,
+            source=e.title,
+            confidence=e.relevance,
+            metadata={"doc_id": e.doc_id, "section": e.section, "round_id": e.round_id},
+        )
+        for e in (state.evidence or state.candidates)[: state.budgets.max_evidence]
+    ]
+    top = max((c.confidence for c in candidates), default=0.0)
+    return ContextPacket(
+        candidates=candidates,
+        summary=ConfidenceSummary(
+            top_confidence=top,
+            candidate_count=len(candidates),
+            threshold_met=state.evidence_level in ("high", "medium"),
+            branch=branch,
+        ),
+        provider="threadwise",
+        rerank_applied=False,
+        timestamp=clock.now().isoformat(),
+    )

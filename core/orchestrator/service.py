@@ -1,0 +1,140 @@
+"""The turn service: exactly-once claim, the graph, the decision log and the conversation."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from core.contracts import (
+    ConfidenceSummary,
+    ContextPacket,
+    ExecutionPlan,
+    NextAction,
+    OrchestrationResult,
+    RouteDecision,
+    Turn,
+)
+from core.orchestrator import replies
+from core.orchestrator.graph import AnswerGraph
+from core.ports import Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
+from core.records import ConversationKey, DecisionRecord
+
+LEASE_SECONDS = 300.0
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TurnAnswer:
+    """What a platform posts for a turn; `duplicate` means another delivery already has it."""
+
+    result: OrchestrationResult | None
+    turn_id: str
+    duplicate: bool
+
+
+class TurnService:
+    """Answers one turn exactly once, whatever the platform."""
+
+    def __init__(
+        self,
+        *,
+        graph: AnswerGraph,
+        conversations: ConversationStore,
+        ledger: TurnLedger,
+        decisions: DecisionLog,
+        clock: Clock,
+    ) -> None:
+        self._graph = graph
+        self._conversations = conversations
+        self._ledger = ledger
+        self._decisions = decisions
+        self._clock = clock
+
+    async def answer(
+        self,
+        turn: Turn,
+        *,
+        collections: list[str] | None,
+        progress: ProgressCallback | None = None,
+    ) -> TurnAnswer:
+        """Claim the message, run the graph, log the decision; never raises for a core failure."""
+        key = ConversationKey(
+            platform=turn.platform, tenant=turn.tenant, channel_key=turn.channel_key, thread=turn.thread
+        )
+        conversation = await self._conversations.open(key, self._clock.now())
+        claim = await self._ledger.claim(turn, conversation.conversation_id, self._clock.now(), LEASE_SECONDS)
+        if not claim.claimed:
+            return TurnAnswer(result=None, turn_id=claim.turn_id, duplicate=True)
+        try:
+            result = await self._graph.run(turn, collections=collections, progress=progress)
+        except Exception as exc:  # the platform must still get a reply
+            log.exception("turn %s failed", turn.message_key)
+            result = apology(turn, f"{type(exc).__name__}: {exc}")
+        result = result.model_copy(
+            update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id}
+        )
+        await self._decisions.record(
+            _decision(result, claim.turn_id, conversation.conversation_id, self._clock)
+        )
+        conversation.last_query = result.plan.revised_query
+        conversation.last_route = result.route.route
+        conversation.updated_at = self._clock.now()
+        await self._conversations.save(conversation)
+        return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
+
+    async def delivered(self, turn_id: str, reply_id: str | None) -> None:
+        """The platform posted the reply: the turn is answered."""
+        await self._ledger.mark_answered(turn_id, self._clock.now(), reply_id)
+
+    async def undelivered(self, turn_id: str, error: str) -> None:
+        """The platform could not post the reply: a sweep may retry it."""
+        await self._ledger.mark_failed(turn_id, self._clock.now(), error)
+
+
+def apology(turn: Turn, error: str) -> OrchestrationResult:
+    """The safe reply for a turn whose core run raised."""
+    plan = ExecutionPlan(original_query=turn.text, revised_query=turn.text)
+    return OrchestrationResult(
+        answer=replies.INTERNAL_ERROR.format(reference=turn.message_key),
+        kind="uncertainty",
+        terminal="fail",
+        next_action=NextAction(action="escalate", reason="internal error", branch_code="LOW_CONFIDENCE"),
+        branch="LOW_CONFIDENCE",
+        evidence_level="insufficient",
+        confidence=0.0,
+        band="low",
+        final_reason="confidence_too_low_clarify",
+        route=RouteDecision(route="direct", reason="internal error", intent="conceptual"),
+        plan=plan,
+        context_packet=ContextPacket(
+            summary=ConfidenceSummary(
+                top_confidence=0.0, candidate_count=0, threshold_met=False, branch="LOW_CONFIDENCE"
+            ),
+            provider="threadwise",
+            timestamp=turn.received_at.isoformat(),
+        ),
+        errors=[error],
+    )
+
+
+def _decision(
+    result: OrchestrationResult, turn_id: str, conversation_id: str, clock: Clock
+) -> DecisionRecord:
+    return DecisionRecord(
+        turn_id=turn_id,
+        conversation_id=conversation_id,
+        created_at=clock.now(),
+        query=result.plan.revised_query,
+        route=result.route.route,
+        fallbacks=result.route.fallbacks,
+        reason=result.route.reason,
+        intent=result.route.intent,
+        attempts=result.retrieval_report,
+        branch=result.branch,
+        evidence_level=result.evidence_level,
+        confidence=result.confidence,
+        band=result.band,
+        final_reason=result.final_reason,
+        timings=result.timings,
+        errors=result.errors,
+    )

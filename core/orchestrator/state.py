@@ -1,0 +1,91 @@
+"""The typed state of the orchestration graph; each node writes only the fields it owns."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from core.contracts import (
+    Budgets,
+    Citation,
+    Coverage,
+    Evidence,
+    EvidenceLevel,
+    ExecutionPlan,
+    IntakeResult,
+    OrchestrationResult,
+    RetrievalRound,
+    RouteDecision,
+    Turn,
+)
+
+
+def merge_timings(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:
+    """Reducer: stages that run more than once (retrieve, evaluate) add up their time."""
+    merged = dict(left)
+    for stage, ms in right.items():
+        merged[stage] = round(merged.get(stage, 0.0) + ms, 3)
+    return merged
+
+
+def merge_rounds(left: list[RetrievalRound], right: list[RetrievalRound]) -> list[RetrievalRound]:
+    """Reducer: a round reported again (evaluate adds its branch) replaces the earlier report."""
+    merged = {r.round_id: r for r in left}
+    for report in right:
+        merged[report.round_id] = report
+    return sorted(merged.values(), key=lambda r: r.round_id)
+
+
+class Draft(BaseModel):
+    """An answer before reflection: text with `[n]` markers and the citations behind them."""
+
+    text: str
+    citations: list[Citation] = Field(default_factory=list)
+    removed_citations: list[int] = Field(default_factory=list)
+
+
+class Reflection(BaseModel):
+    """Reflect's verdict on a draft (seed 002)."""
+
+    confidence: float
+    support_original: float
+    support_revised: float
+    applicability_note: str | None = None
+    uncertainty_note: str | None = None
+    coverage: Coverage = Field(default_factory=Coverage)
+
+
+RecoveryStep = Literal["relax_filters", "next_route", "reformulate"]
+
+
+class GraphState(BaseModel):
+    """Everything one turn accumulates on its way through the graph."""
+
+    turn: Turn
+    collections: list[str] | None = None
+    budgets: Budgets = Field(default_factory=Budgets)
+    # intake
+    intake: IntakeResult | None = None
+    guardrail: tuple[str, str] | None = None  # (reason, safe reply)
+    # plan / recover
+    route: RouteDecision | None = None
+    plan: ExecutionPlan | None = None
+    date_filter: bool = True
+    recoveries: list[RecoveryStep] = Field(default_factory=list)
+    # retrieve
+    rounds: Annotated[list[RetrievalRound], merge_rounds] = Field(default_factory=list)
+    candidates: list[Evidence] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    out_of_range_used: bool = False
+    # evaluate
+    evidence_level: EvidenceLevel = "insufficient"
+    # synthesize / validate / reflect
+    draft: Draft | None = None
+    reflection: Reflection | None = None
+    # respond
+    result: OrchestrationResult | None = None
+    # shared, append-only
+    errors: Annotated[list[str], operator.add] = Field(default_factory=list)
+    timings: Annotated[dict[str, float], merge_timings] = Field(default_factory=dict)

@@ -1,0 +1,139 @@
+"""The small protocols the core needs from the outside world (SPEC section 1).
+
+Concrete implementations live in `adapters/` and `storage/` and are built only in
+`bots/bootstrap.py`; every port has one contract suite in `tests/contracts/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from core.contracts import SearchFilters, Turn
+from core.knowledge import DocumentRecord, LoadedDocument, SearchHit, Segment, ToolHealth
+from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
+
+ProgressCallback = Callable[[str], Awaitable[None]]
+"""Called with a stage name ("retrieve", "synthesize", ...) as each stage starts."""
+
+
+class Embeddings(Protocol):
+    """A matrix of embeddings, one row per text; a numpy array satisfies it."""
+
+    def __len__(self) -> int: ...
+
+    def tolist(self) -> Any: ...
+
+
+class Clock(Protocol):
+    """Where the core gets the time, so relative dates are testable."""
+
+    def now(self) -> datetime: ...
+
+
+class Embedder(Protocol):
+    """Turns texts into normalised embeddings; runs off the event loop."""
+
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def max_seq_length(self) -> int: ...
+
+    async def embed(self, texts: Sequence[str]) -> Embeddings: ...
+
+    async def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
+
+
+class Reranker(Protocol):
+    """Scores (query, text) pairs as probabilities of relevance."""
+
+    async def rerank(self, query: str, texts: Sequence[str]) -> list[float]: ...
+
+
+class ChatModel(Protocol):
+    """An optional LLM: one completion for a list of (role, content) messages."""
+
+    async def complete(self, messages: Sequence[tuple[str, str]], *, temperature: float) -> str: ...
+
+
+class DocumentLoader(Protocol):
+    """Reads one kind of file into a `LoadedDocument`; raises on a broken file."""
+
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...
+
+    def load(self, path: Path) -> LoadedDocument: ...
+
+
+class SearchBackend(Protocol):
+    """Where segments are indexed and searched (embedded or Elasticsearch)."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def upsert_document(
+        self, document: DocumentRecord, segments: Sequence[Segment], embeddings: Embeddings
+    ) -> None: ...
+
+    async def delete_document(self, doc_id: str) -> None: ...
+
+    async def search_text(
+        self, query: str, filters: SearchFilters, limit: int, query_vector: Embeddings
+    ) -> list[SearchHit]: ...
+
+    async def search_vector(
+        self, query_vector: Embeddings, filters: SearchFilters, limit: int
+    ) -> list[SearchHit]: ...
+
+    async def search_hybrid(
+        self, query: str, query_vector: Embeddings, filters: SearchFilters, limit: int
+    ) -> list[SearchHit]: ...
+
+    async def health(self) -> ToolHealth: ...
+
+    async def close(self) -> None: ...
+
+
+class DocumentRegistry(Protocol):
+    """The registry of ingested documents (content hashes make re-ingest idempotent)."""
+
+    async def find(self, collection: str, source_path: str) -> DocumentRecord | None: ...
+
+    async def save(self, record: DocumentRecord) -> None: ...
+
+    async def remove(self, doc_id: str) -> None: ...
+
+    async def list_documents(self, collection: str | None = None) -> list[DocumentRecord]: ...
+
+
+class ConversationStore(Protocol):
+    """Conversations and their rolling state."""
+
+    async def open(self, key: ConversationKey, now: datetime) -> ConversationState: ...
+
+    async def save(self, state: ConversationState) -> None: ...
+
+
+class TurnLedger(Protocol):
+    """Exactly-once answering: one claim per message key, with a lease (SPEC section 7)."""
+
+    async def claim(
+        self, turn: Turn, conversation_id: str, now: datetime, lease_seconds: float
+    ) -> TurnClaim: ...
+
+    async def mark_answered(self, turn_id: str, now: datetime, reply_id: str | None) -> None: ...
+
+    async def mark_failed(self, turn_id: str, now: datetime, error: str) -> None: ...
+
+
+class DecisionLog(Protocol):
+    """Every turn's router decision, for debugging and analytics."""
+
+    async def record(self, decision: DecisionRecord) -> None: ...
+
+    async def latest(self, limit: int) -> list[DecisionRecord]: ...

@@ -1,0 +1,105 @@
+"""SQLAlchemy 2 models of what Threadwise keeps (SPEC section 7)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        dt.datetime: DateTime(timezone=True),
+    }
+
+
+class ConversationRow(Base):
+    """A conversation: (platform, tenant, channel, thread) with its rolling state."""
+
+    __tablename__ = "conversations"
+    __table_args__ = (
+        UniqueConstraint("platform", "tenant", "channel_key", "thread", name="uq_conversation_key"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    tenant: Mapped[str] = mapped_column(String(128))
+    channel_key: Mapped[str] = mapped_column(String(255))
+    thread: Mapped[str] = mapped_column(String(255))
+    summary: Mapped[str] = mapped_column(Text, default="")
+    last_query: Mapped[str | None] = mapped_column(Text)
+    last_route: Mapped[str | None] = mapped_column(String(16))
+    state: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[dt.datetime]
+    updated_at: Mapped[dt.datetime]
+
+
+class TurnRow(Base):
+    """The turn ledger: one row per message key, claimed with a lease (exactly-once)."""
+
+    __tablename__ = "turns"
+    __table_args__ = (Index("ix_turns_conversation", "conversation_id"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    message_key: Mapped[str] = mapped_column(String(255), unique=True)
+    conversation_id: Mapped[str] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
+    platform: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[str] = mapped_column(String(255))
+    text: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    lease_expires_at: Mapped[dt.datetime]
+    reply_id: Mapped[str | None] = mapped_column(String(255))
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[dt.datetime]
+    updated_at: Mapped[dt.datetime]
+
+
+class RouterDecisionRow(Base):
+    """Every turn's router decision: route, attempts, branch, confidence and stage latencies."""
+
+    __tablename__ = "router_decisions"
+    __table_args__ = (Index("ix_router_decisions_created", "created_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    turn_id: Mapped[str] = mapped_column(String(36))
+    conversation_id: Mapped[str] = mapped_column(String(36))
+    created_at: Mapped[dt.datetime]
+    query: Mapped[str] = mapped_column(Text)
+    route: Mapped[str] = mapped_column(String(16))
+    fallbacks: Mapped[list[Any]] = mapped_column(default=list)
+    reason: Mapped[str] = mapped_column(Text)
+    intent: Mapped[str] = mapped_column(String(32))
+    attempts: Mapped[list[Any]] = mapped_column(default=list)
+    branch: Mapped[str] = mapped_column(String(32))
+    evidence_level: Mapped[str] = mapped_column(String(16))
+    confidence: Mapped[float] = mapped_column(Float)
+    band: Mapped[str] = mapped_column(String(16))
+    final_reason: Mapped[str] = mapped_column(String(48))
+    timings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    errors: Mapped[list[Any]] = mapped_column(default=list)
+
+
+class DocumentRow(Base):
+    """The documents registry: what was ingested from where, with its content hash."""
+
+    __tablename__ = "documents"
+    __table_args__ = (UniqueConstraint("collection", "source_path", name="uq_document_source"),)
+
+    doc_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    collection: Mapped[str] = mapped_column(String(128), index=True)
+    title: Mapped[str] = mapped_column(Text)
+    source_path: Mapped[str] = mapped_column(Text)
+    relative_path: Mapped[str] = mapped_column(Text)
+    url: Mapped[str | None] = mapped_column(Text)
+    date: Mapped[dt.date | None] = mapped_column(Date)
+    category: Mapped[str | None] = mapped_column(String(16))
+    media_type: Mapped[str] = mapped_column(String(64))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    segment_count: Mapped[int] = mapped_column(Integer, default=0)
+    ingested_at: Mapped[dt.datetime]

@@ -1,0 +1,230 @@
+"""SQLAlchemy implementations of the core's storage ports."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from core.contracts import Turn
+from core.knowledge import DocumentRecord
+from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
+from storage.database import Database, as_utc
+from storage.models import ConversationRow, DocumentRow, RouterDecisionRow, TurnRow
+
+
+def _new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class SqlConversationStore:
+    """Conversations keyed by (platform, tenant, channel, thread)."""
+
+    def __init__(self, *, database: Database) -> None:
+        self._db = database
+
+    async def open(self, key: ConversationKey, now: dt.datetime) -> ConversationState:
+        """The conversation for `key`, created on first use (safe under concurrent creation)."""
+        where = and_(
+            ConversationRow.platform == key.platform,
+            ConversationRow.tenant == key.tenant,
+            ConversationRow.channel_key == key.channel_key,
+            ConversationRow.thread == key.thread,
+        )
+        async with self._db.sessions() as session:
+            row = (await session.execute(select(ConversationRow).where(where))).scalar_one_or_none()
+            if row is None:
+                row = ConversationRow(
+                    id=_new_id(),
+                    platform=key.platform,
+                    tenant=key.tenant,
+                    channel_key=key.channel_key,
+                    thread=key.thread,
+                    summary="",
+                    state={},
+                    created_at=now,
+                    updated_at=now,
+                )
+                session.add(row)
+                try:
+                    await session.commit()
+                except IntegrityError:  # another worker created it first
+                    await session.rollback()
+                    row = (await session.execute(select(ConversationRow).where(where))).scalar_one()
+            return ConversationState(
+                conversation_id=row.id,
+                key=key,
+                summary=row.summary,
+                last_query=row.last_query,
+                last_route=row.last_route,
+                updated_at=as_utc(row.updated_at),
+            )
+
+    async def save(self, state: ConversationState) -> None:
+        """Store the conversation's rolling state."""
+        async with self._db.sessions() as session:
+            await session.execute(
+                update(ConversationRow)
+                .where(ConversationRow.id == state.conversation_id)
+                .values(
+                    summary=state.summary,
+                    last_query=state.last_query,
+                    last_route=state.last_route,
+                    updated_at=state.updated_at,
+                )
+            )
+            await session.commit()
+
+
+class SqlTurnLedger:
+    """The turn ledger: a unique message key, a status and a lease."""
+
+    def __init__(self, *, database: Database) -> None:
+        self._db = database
+
+    async def claim(
+        self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float
+    ) -> TurnClaim:
+        """Claim a message; a second delivery gets `claimed=False` unless the first lease lapsed."""
+        lease = now + dt.timedelta(seconds=lease_seconds)
+        async with self._db.sessions() as session:
+            row = TurnRow(
+                id=_new_id(),
+                message_key=turn.message_key,
+                conversation_id=conversation_id,
+                platform=turn.platform,
+                user_id=turn.user,
+                text=turn.text,
+                status="claimed",
+                lease_expires_at=lease,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            try:
+                await session.commit()
+                return TurnClaim(turn_id=row.id, claimed=True, status="claimed")
+            except IntegrityError:
+                await session.rollback()
+            # Someone has it: take it over only if that attempt failed or its lease ran out.
+            taken = await session.execute(
+                update(TurnRow)
+                .where(
+                    TurnRow.message_key == turn.message_key,
+                    or_(
+                        TurnRow.status == "failed",
+                        and_(TurnRow.status == "claimed", TurnRow.lease_expires_at < now),
+                    ),
+                )
+                .values(status="claimed", lease_expires_at=lease, updated_at=now, error=None)
+            )
+            await session.commit()
+            existing = (
+                await session.execute(select(TurnRow).where(TurnRow.message_key == turn.message_key))
+            ).scalar_one()
+            return TurnClaim(
+                turn_id=existing.id,
+                claimed=taken.rowcount == 1,  # type: ignore[attr-defined]
+                status=existing.status,
+                reply_id=existing.reply_id,
+            )
+
+    async def mark_answered(self, turn_id: str, now: dt.datetime, reply_id: str | None) -> None:
+        """The reply was posted (with its platform id, so a re-run edits instead of posting)."""
+        await self._set(turn_id, status="answered", reply_id=reply_id, updated_at=now)
+
+    async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
+        """The reply could not be posted."""
+        await self._set(turn_id, status="failed", error=error[:2000], updated_at=now)
+
+    async def _set(self, turn_id: str, **values: object) -> None:
+        async with self._db.sessions() as session:
+            await session.execute(update(TurnRow).where(TurnRow.id == turn_id).values(**values))
+            await session.commit()
+
+
+class SqlDecisionLog:
+    """Router decisions, newest last."""
+
+    def __init__(self, *, database: Database) -> None:
+        self._db = database
+
+    async def record(self, decision: DecisionRecord) -> None:
+        """Store one decision."""
+        data = decision.model_dump(mode="json")
+        data["created_at"] = decision.created_at
+        async with self._db.sessions() as session:
+            session.add(RouterDecisionRow(**data))
+            await session.commit()
+
+    async def latest(self, limit: int) -> list[DecisionRecord]:
+        """The `limit` most recent decisions, oldest first."""
+        async with self._db.sessions() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(RouterDecisionRow).order_by(RouterDecisionRow.id.desc()).limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        return [
+            DecisionRecord.model_validate(
+                {
+                    **{c: getattr(row, c) for c in DecisionRecord.model_fields if c != "created_at"},
+                    "created_at": as_utc(row.created_at),
+                }
+            )
+            for row in reversed(rows)
+        ]
+
+
+class SqlDocumentRegistry:
+    """The documents registry."""
+
+    def __init__(self, *, database: Database) -> None:
+        self._db = database
+
+    async def find(self, collection: str, source_path: str) -> DocumentRecord | None:
+        """The registered document for a file in a collection."""
+        async with self._db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(DocumentRow).where(
+                        DocumentRow.collection == collection, DocumentRow.source_path == source_path
+                    )
+                )
+            ).scalar_one_or_none()
+        return _record(row) if row else None
+
+    async def save(self, record: DocumentRecord) -> None:
+        """Insert or replace a document's registry entry."""
+        values = record.model_dump()
+        async with self._db.sessions() as session:
+            await session.execute(delete(DocumentRow).where(DocumentRow.doc_id == record.doc_id))
+            session.add(DocumentRow(**values))
+            await session.commit()
+
+    async def remove(self, doc_id: str) -> None:
+        """Forget a document."""
+        async with self._db.sessions() as session:
+            await session.execute(delete(DocumentRow).where(DocumentRow.doc_id == doc_id))
+            await session.commit()
+
+    async def list_documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        """Every registered document, optionally of one collection."""
+        query = select(DocumentRow).order_by(DocumentRow.collection, DocumentRow.relative_path)
+        if collection is not None:
+            query = query.where(DocumentRow.collection == collection)
+        async with self._db.sessions() as session:
+            rows = (await session.execute(query)).scalars().all()
+        return [_record(row) for row in rows]
+
+
+def _record(row: DocumentRow) -> DocumentRecord:
+    data = {c: getattr(row, c) for c in DocumentRecord.model_fields}
+    data["ingested_at"] = as_utc(row.ingested_at)
+    return DocumentRecord.model_validate(data)
