@@ -28,7 +28,7 @@ def as_utc(value: dt.datetime) -> dt.datetime:
 class Database:
     """One engine and its session factory."""
 
-    def __init__(self, *, url: str, echo: bool = False) -> None:
+    def __init__(self, *, url: str, search_path: str | None = None, echo: bool = False) -> None:
         parsed = make_url(url)
         if parsed.drivername == "sqlite":
             parsed = parsed.set(drivername="sqlite+aiosqlite")
@@ -37,7 +37,11 @@ class Database:
         if parsed.drivername.startswith("sqlite") and parsed.database:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         self.url = parsed
-        self.engine: AsyncEngine = create_async_engine(parsed, echo=echo)
+        connect_args: dict[str, object] = {}
+        if search_path and parsed.drivername.startswith("postgresql"):
+            # A private schema per test run (or per tenant deployment) on a shared server.
+            connect_args["server_settings"] = {"search_path": search_path}
+        self.engine: AsyncEngine = create_async_engine(parsed, echo=echo, connect_args=connect_args)
         if parsed.drivername.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)

@@ -56,7 +56,8 @@ class AnswerGraph:
         final = await self._graph.ainvoke(state, config=config)
         result = final["result"]
         assert isinstance(result, OrchestrationResult)
-        return result
+        # respond's own time is known only after it returned.
+        return result.model_copy(update={"timings": dict(final["timings"])})
 
     def _build(self) -> StateGraph[GraphState]:
         graph = StateGraph(GraphState)

@@ -1,0 +1,110 @@
+"""Shared fixtures: the real model, databases on SQLite and PostgreSQL, the sample corpus."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from core.concurrency import CpuExecutor
+from storage.database import Database
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_CORPUS = REPO / "examples" / "corpus"
+POSTGRES_URL = os.environ.get(
+    "THREADWISE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _postgres_problem() -> str | None:
+    """None when the test PostgreSQL answers, else why not."""
+    import asyncpg
+
+    dsn = POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://")
+
+    async def probe() -> None:
+        connection = await asyncpg.connect(dsn, timeout=5)
+        await connection.close()
+
+    try:
+        # Fixtures run inside the session's event loop; probe on a thread with its own loop.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, probe()).result()
+    except Exception as exc:
+        return f"PostgreSQL at {POSTGRES_URL} is unreachable: {type(exc).__name__}: {exc}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test PostgreSQL URL; skips (or fails under CI=true) when the server does not answer."""
+    problem = _postgres_problem()
+    if problem:
+        if IN_CI:
+            pytest.fail(problem + " (CI=true: PostgreSQL tests must run)")
+        pytest.skip(problem)
+    return POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def executor() -> Iterator[CpuExecutor]:
+    """The bounded CPU executor, as the product builds it."""
+    pool = CpuExecutor(max_workers=2)
+    yield pool
+    pool.shutdown()
+
+
+@pytest.fixture(scope="session")
+async def real_embedder(executor: CpuExecutor):  # type: ignore[no-untyped-def]
+    """The real default model, loaded offline once per session."""
+    from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder(model="all-MiniLM-L6-v2", executor=executor)
+    await embedder.load()
+    return embedder
+
+
+@contextlib.asynccontextmanager
+async def migrated_database(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Database]:
+    """A freshly migrated database: a SQLite file, or a private schema on the test PostgreSQL."""
+    if kind == "sqlite":
+        db = Database(url=f"sqlite+aiosqlite:///{tmp_path / 'threadwise.db'}")
+        await db.upgrade()
+        try:
+            yield db
+        finally:
+            await db.dispose()
+        return
+    url = request.getfixturevalue("postgres_url")
+    schema = f"tw_{uuid.uuid4().hex[:12]}"
+    admin = Database(url=url)
+    async with admin.engine.begin() as connection:
+        await connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    db = Database(url=url, search_path=schema)
+    try:
+        await db.upgrade()
+        yield db
+    finally:
+        await db.dispose()
+        async with admin.engine.begin() as connection:
+            await connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        await admin.dispose()
+
+
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=DATABASES)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """A migrated database on each engine."""
+    async with migrated_database(request.param, tmp_path, request) as db:
+        yield db

@@ -1,0 +1,173 @@
+"""One contract suite per storage port, run against the in-memory fakes and SQL on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.contracts import RetrievalRound, SearchFilters, Turn
+from core.knowledge import DocumentRecord
+from core.records import ConversationKey, DecisionRecord
+from storage.repositories import SqlConversationStore, SqlDecisionLog, SqlDocumentRegistry, SqlTurnLedger
+from tests.conftest import DATABASES, migrated_database
+from tests.fakes import InMemoryConversations, InMemoryDecisions, InMemoryLedger, InMemoryRegistry
+
+NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture(params=["fake", *DATABASES])
+async def ports(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
+    """The four storage ports, from fakes or from SQL on SQLite and PostgreSQL."""
+    if request.param == "fake":
+        yield {
+            "conversations": InMemoryConversations(),
+            "ledger": InMemoryLedger(),
+            "decisions": InMemoryDecisions(),
+            "registry": InMemoryRegistry(),
+        }
+        return
+    async with migrated_database(request.param, tmp_path, request) as database:
+        yield {
+            "conversations": SqlConversationStore(database=database),
+            "ledger": SqlTurnLedger(database=database),
+            "decisions": SqlDecisionLog(database=database),
+            "registry": SqlDocumentRegistry(database=database),
+        }
+
+
+def _turn(key: str = "slack:T1:C1:1700000000.000100") -> Turn:
+    return Turn(
+        platform="slack",
+        tenant="T1",
+        channel_key="slack:T1:C1",
+        thread="1700000000.000100",
+        user="U1",
+        message_key=key,
+        text="What is the leave policy?",
+        received_at=NOW,
+    )
+
+
+KEY = ConversationKey(platform="slack", tenant="T1", channel_key="slack:T1:C1", thread="1700000000.000100")
+
+
+async def test_conversation_open_is_idempotent_and_saves_state(ports: dict[str, Any]) -> None:
+    store = ports["conversations"]
+    first = await store.open(KEY, NOW)
+    again = await store.open(KEY, NOW)
+    other = await store.open(KEY.model_copy(update={"thread": "other"}), NOW)
+    assert first.conversation_id == again.conversation_id != other.conversation_id
+    first.summary, first.last_query, first.last_route = "asked about leave", "leave policy", "hybrid"
+    await store.save(first)
+    reopened = await store.open(KEY, NOW)
+    assert (reopened.summary, reopened.last_query, reopened.last_route) == (
+        "asked about leave",
+        "leave policy",
+        "hybrid",
+    )
+
+
+async def test_ledger_claims_a_message_once(ports: dict[str, Any]) -> None:
+    conversation = await ports["conversations"].open(KEY, NOW)
+    ledger = ports["ledger"]
+    first = await ledger.claim(_turn(), conversation.conversation_id, NOW, 300)
+    second = await ledger.claim(_turn(), conversation.conversation_id, NOW, 300)
+    assert first.claimed and not second.claimed
+    assert second.turn_id == first.turn_id and second.status == "claimed"
+    await ledger.mark_answered(first.turn_id, NOW, "1700000001.000200")
+    third = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(hours=1), 300)
+    assert not third.claimed and third.status == "answered" and third.reply_id == "1700000001.000200"
+
+
+async def test_ledger_concurrent_claims_have_one_winner(ports: dict[str, Any]) -> None:
+    conversation = await ports["conversations"].open(KEY, NOW)
+    claims = await asyncio.gather(
+        *(
+            ports["ledger"].claim(_turn("teams:activity-1"), conversation.conversation_id, NOW, 300)
+            for _ in range(5)
+        )
+    )
+    assert sum(c.claimed for c in claims) == 1
+    assert len({c.turn_id for c in claims}) == 1
+
+
+async def test_ledger_lapsed_lease_or_failure_can_be_reclaimed(ports: dict[str, Any]) -> None:
+    conversation = await ports["conversations"].open(KEY, NOW)
+    ledger = ports["ledger"]
+    first = await ledger.claim(_turn(), conversation.conversation_id, NOW, 60)
+    still_leased = await ledger.claim(
+        _turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=30), 60
+    )
+    lapsed = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=61), 60)
+    assert first.claimed and not still_leased.claimed and lapsed.claimed
+    await ledger.mark_failed(first.turn_id, NOW, "post failed")
+    retried = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=62), 60)
+    assert retried.claimed and retried.turn_id == first.turn_id
+
+
+async def test_decision_log_keeps_order_and_fields(ports: dict[str, Any]) -> None:
+    log = ports["decisions"]
+    attempt = RetrievalRound(
+        round_id=1,
+        route="hybrid",
+        tool="search_hybrid",
+        query="leave",
+        filters=SearchFilters(),
+        matches=7,
+        threshold="top 50",
+        branch="SUCCESS",
+        took_ms=12.5,
+    )
+    for i in range(3):
+        await log.record(
+            DecisionRecord(
+                turn_id=f"t{i}",
+                conversation_id="c",
+                created_at=NOW + dt.timedelta(seconds=i),
+                query=f"q{i}",
+                route="hybrid",
+                reason="r",
+                intent="conceptual",
+                attempts=[attempt],
+                branch="SUCCESS",
+                evidence_level="high",
+                confidence=0.9,
+                band="high",
+                final_reason="confidence_high",
+                timings={"retrieve": 10.0},
+            )
+        )
+    latest = await log.latest(2)
+    assert [d.query for d in latest] == ["q1", "q2"]
+    assert latest[-1].attempts[0].matches == 7
+    assert latest[-1].timings == {"retrieve": 10.0}
+    assert latest[-1].created_at == NOW + dt.timedelta(seconds=2)
+
+
+async def test_registry_finds_by_collection_and_path(ports: dict[str, Any]) -> None:
+    registry = ports["registry"]
+    record = DocumentRecord(
+        doc_id="d1",
+        collection="hr",
+        title="Handbook",
+        source_path="/docs/handbook.md",
+        relative_path="handbook.md",
+        date=dt.date(2025, 1, 15),
+        media_type="text/markdown",
+        content_hash="abc",
+        segment_count=3,
+        ingested_at=NOW,
+    )
+    await registry.save(record)
+    assert (await registry.find("hr", "/docs/handbook.md")) == record
+    assert await registry.find("default", "/docs/handbook.md") is None
+    await registry.save(record.model_copy(update={"content_hash": "def"}))
+    assert (await registry.find("hr", "/docs/handbook.md")).content_hash == "def"  # type: ignore[union-attr]
+    assert [r.doc_id for r in await registry.list_documents("hr")] == ["d1"]
+    await registry.remove("d1")
+    assert await registry.list_documents() == []

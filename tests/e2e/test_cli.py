@@ -1,0 +1,130 @@
+"""The installed `threadwise` command, driven from outside as a newcomer would."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLE_CORPUS
+
+pytestmark = pytest.mark.e2e
+SPEC_KEYS = {
+    "answer",
+    "kind",
+    "terminal",
+    "next_action",
+    "branch",
+    "evidence_level",
+    "confidence",
+    "band",
+    "final_reason",
+    "applicability_note",
+    "uncertainty_note",
+    "citations",
+    "route",
+    "plan",
+    "context_packet",
+    "retrieval_report",
+    "coverage",
+    "table",
+    "overflow",
+    "conversation_id",
+    "turn_id",
+    "errors",
+    "timings",
+}
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["threadwise", *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path]:
+    """A data directory with the sample corpus ingested by the CLI."""
+    cwd = tmp_path_factory.mktemp("cli")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env["THREADWISE_DATA_DIR"] = str(cwd / "data")
+    done = run(["ingest", str(SAMPLE_CORPUS)], env, cwd)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"added \d+, updated 0, unchanged 0", done.stderr), done.stderr
+    return env, cwd
+
+
+def _sections(path: Path) -> set[str]:
+    """Every heading path of a Markdown file, as the loader names sections."""
+    stack: list[tuple[int, str]] = []
+    sections = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^(#{2,6})\s+(.*)", line)
+        if match:
+            level = len(match.group(1))
+            stack = [s for s in stack if s[0] < level] + [(level, match.group(2).strip())]
+            sections.add(" > ".join(t for _, t in stack))
+    return sections
+
+
+def test_ask_json_answers_with_a_real_section(workdir: tuple[dict[str, str], Path]) -> None:
+    env, cwd = workdir
+    done = run(["ask", "How many weeks of parental leave do new parents get?", "--json"], env, cwd)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result) >= SPEC_KEYS
+    assert (result["kind"], result["branch"], result["terminal"]) == ("answer", "SUCCESS", "success")
+    assert "20 weeks" in result["answer"]
+    citation = result["citations"][0]
+    handbook = SAMPLE_CORPUS / "handbook" / "employee-handbook.md"
+    assert citation["title"] == "Brightfield Energy Employee Handbook"
+    assert citation["section"] in _sections(handbook)
+    assert f"[{citation['n']}]" in result["answer"]
+
+
+def test_off_corpus_question_is_uncertain_and_logged(workdir: tuple[dict[str, str], Path]) -> None:
+    env, cwd = workdir
+    question = "What is the boiling point of mercury on Jupiter?"
+    done = run(["ask", question, "--json"], env, cwd)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["kind"] == "uncertainty" and result["citations"] == []
+    assert result["branch"] in ("LOW_CONFIDENCE", "EMPTY_SET")
+    queries = [r["query"] for r in result["retrieval_report"]]
+    assert question in queries and all(q in result["answer"] for q in queries)
+
+    logged = run(["decisions", "--last", "1", "--json"], env, cwd)
+    assert logged.returncode == 0, logged.stderr
+    decision = json.loads(logged.stdout)
+    assert decision["turn_id"] == result["turn_id"]
+    assert decision["route"] == "hybrid" and decision["branch"] == result["branch"]
+    assert {"intake", "retrieve", "evaluate", "respond"} <= set(decision["timings"])
+    assert decision["attempts"][0]["matches"] >= 0
+
+
+def test_second_ingest_adds_nothing_and_broken_files_are_reported(
+    workdir: tuple[dict[str, str], Path], tmp_path: Path
+) -> None:
+    env, cwd = workdir
+    again = run(["ingest", str(SAMPLE_CORPUS)], env, cwd)
+    assert again.returncode == 0, again.stderr
+    assert re.search(r"added 0, updated 0, unchanged \d+", again.stderr), again.stderr
+    assert "0 segments written" in again.stderr
+
+    (tmp_path / "good.md").write_text("# Good\n\nThe cafeteria opens at 8:00.\n", encoding="utf-8")
+    (tmp_path / "broken.md").write_bytes(b"# Broken\n\n\xff\xfe\xfa not utf-8")
+    mixed = run(["ingest", str(tmp_path), "--collection", "misc"], env, cwd)
+    assert mixed.returncode == 1
+    assert "added 1" in mixed.stderr and "FAILED" in mixed.stderr and "broken.md" in mixed.stderr
+
+
+def test_a_wrong_setting_stops_with_its_name(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env["THREADWISE_SEARCH_BACKEND"] = "solr"
+    done = run(["ask", "anything"], env, tmp_path)
+    assert done.returncode == 2
+    assert "THREADWISE_SEARCH_BACKEND" in done.stderr

@@ -1,0 +1,228 @@
+"""Deterministic fakes of the core's ports; each passes the same contract suite as the real thing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import uuid
+from collections.abc import Sequence
+
+import numpy as np
+
+from core.contracts import SearchFilters, Turn
+from core.fusion import reciprocal_rank_fusion
+from core.knowledge import DocumentRecord, SearchHit, Segment, ToolHealth
+from core.ports import Embeddings
+from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
+from core.text import STOPWORDS, term_root, words
+
+DIMENSION = 512
+
+
+def _terms(text: str) -> list[str]:
+    return [term_root(w) for w in words(text) if w.lower() not in STOPWORDS]
+
+
+class HashingEmbedder:
+    """Bag-of-words vectors hashed into 512 dimensions: similar words, similar vectors."""
+
+    model_name = "fake-hashing"
+    max_seq_length = 64
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        matrix = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for term in _terms(text):
+                slot = int(hashlib.md5(term.encode()).hexdigest()[:8], 16) % DIMENSION
+                matrix[row, slot] += 1.0
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.where(norms == 0, 1.0, norms)
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.encode(list(texts))
+
+    async def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
+        vectors = self.encode([query, *texts])
+        return [float(x) for x in vectors[1:] @ vectors[0]]
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        return [len(t.split()) for t in texts]
+
+
+def _passes(segment: Segment, filters: SearchFilters) -> bool:
+    if filters.collections is not None and segment.collection not in filters.collections:
+        return False
+    if filters.date_start and (segment.date is None or segment.date < filters.date_start):
+        return False
+    return not (filters.date_end and (segment.date is None or segment.date > filters.date_end))
+
+
+class InMemorySearchBackend:
+    """Term-overlap "BM25" and exact cosine over a dict, fused with the core's RRF."""
+
+    name = "in-memory"
+
+    def __init__(self) -> None:
+        self.segments: dict[str, Segment] = {}
+        self.vectors: dict[str, np.ndarray] = {}
+        self.fail_with: Exception | None = None
+
+    async def upsert_document(
+        self, document: DocumentRecord, segments: Sequence[Segment], embeddings: Embeddings
+    ) -> None:
+        await self.delete_document(document.doc_id)
+        for segment, row in zip(segments, np.asarray(embeddings.tolist()), strict=True):
+            self.segments[segment.chunk_id] = segment
+            self.vectors[segment.chunk_id] = row.astype(np.float32)
+
+    async def delete_document(self, doc_id: str) -> None:
+        for chunk_id in [c for c, s in self.segments.items() if s.doc_id == doc_id]:
+            del self.segments[chunk_id]
+            del self.vectors[chunk_id]
+
+    def _text_ranking(self, query: str, filters: SearchFilters, limit: int) -> list[str]:
+        terms = set(_terms(query))
+        scored = [
+            (len(terms & set(_terms(s.title + " " + s.text))), chunk_id)
+            for chunk_id, s in self.segments.items()
+            if _passes(s, filters)
+        ]
+        return [c for score, c in sorted(scored, key=lambda p: (-p[0], p[1])) if score > 0][:limit]
+
+    def _vector_ranking(self, vector: np.ndarray, filters: SearchFilters, limit: int) -> list[str]:
+        scored = [
+            (float(self.vectors[c] @ vector), c) for c, s in self.segments.items() if _passes(s, filters)
+        ]
+        return [c for _, c in sorted(scored, key=lambda p: (-p[0], p[1]))][:limit]
+
+    def _hits(self, rankings: list[list[str]], vector: np.ndarray, limit: int) -> list[SearchHit]:
+        if self.fail_with is not None:
+            raise self.fail_with
+        fused = reciprocal_rank_fusion(rankings)
+        ranks = [{c: i for i, c in enumerate(r, start=1)} for r in rankings]
+        return [
+            SearchHit(
+                segment=self.segments[c],
+                bm25_rank=ranks[0].get(c) if len(ranks) > 1 else None,
+                vector_rank=ranks[-1].get(c),
+                rrf_score=score,
+                cosine=max(-1.0, min(1.0, float(self.vectors[c] @ vector))),
+            )
+            for c, score in list(fused.items())[:limit]
+        ]
+
+    async def search_text(
+        self, query: str, filters: SearchFilters, limit: int, query_vector: Embeddings
+    ) -> list[SearchHit]:
+        vector = np.asarray(query_vector.tolist(), dtype=np.float32).reshape(-1)
+        return self._hits([self._text_ranking(query, filters, limit), []], vector, limit)
+
+    async def search_vector(
+        self, query_vector: Embeddings, filters: SearchFilters, limit: int
+    ) -> list[SearchHit]:
+        vector = np.asarray(query_vector.tolist(), dtype=np.float32).reshape(-1)
+        return self._hits([self._vector_ranking(vector, filters, limit)], vector, limit)
+
+    async def search_hybrid(
+        self, query: str, query_vector: Embeddings, filters: SearchFilters, limit: int
+    ) -> list[SearchHit]:
+        vector = np.asarray(query_vector.tolist(), dtype=np.float32).reshape(-1)
+        rankings = [self._text_ranking(query, filters, limit), self._vector_ranking(vector, filters, limit)]
+        return self._hits(rankings, vector, limit)
+
+    async def health(self) -> ToolHealth:
+        docs = {s.doc_id for s in self.segments.values()}
+        return ToolHealth(
+            backend=self.name, ok=True, detail="dict", documents=len(docs), segments=len(self.segments)
+        )
+
+    async def close(self) -> None:
+        return None
+
+
+class InMemoryConversations:
+    """Conversations in a dict."""
+
+    def __init__(self) -> None:
+        self.states: dict[tuple[str, ...], ConversationState] = {}
+
+    async def open(self, key: ConversationKey, now: dt.datetime) -> ConversationState:
+        ident = (key.platform, key.tenant, key.channel_key, key.thread)
+        if ident not in self.states:
+            self.states[ident] = ConversationState(conversation_id=str(uuid.uuid4()), key=key, updated_at=now)
+        return self.states[ident].model_copy()
+
+    async def save(self, state: ConversationState) -> None:
+        key = state.key
+        self.states[(key.platform, key.tenant, key.channel_key, key.thread)] = state.model_copy()
+
+
+class InMemoryLedger:
+    """The turn ledger in a dict: message key → [turn id, status, lease, reply id]."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[object]] = {}
+
+    async def claim(
+        self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float
+    ) -> TurnClaim:
+        lease = now + dt.timedelta(seconds=lease_seconds)
+        row = self.rows.get(turn.message_key)
+        if row is None:
+            self.rows[turn.message_key] = [str(uuid.uuid4()), "claimed", lease, None]
+            return TurnClaim(turn_id=str(self.rows[turn.message_key][0]), claimed=True, status="claimed")
+        turn_id, status, expires, reply = row
+        takeover = status == "failed" or (status == "claimed" and expires < now)  # type: ignore[operator]
+        if takeover:
+            row[1], row[2] = "claimed", lease
+        return TurnClaim(
+            turn_id=str(turn_id),
+            claimed=takeover,
+            status=str(row[1]),
+            reply_id=reply,  # type: ignore[arg-type]
+        )
+
+    def _row(self, turn_id: str) -> list[object]:
+        return next(r for r in self.rows.values() if r[0] == turn_id)
+
+    async def mark_answered(self, turn_id: str, now: dt.datetime, reply_id: str | None) -> None:
+        row = self._row(turn_id)
+        row[1], row[3] = "answered", reply_id
+
+    async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
+        self._row(turn_id)[1] = "failed"
+
+
+class InMemoryDecisions:
+    """Router decisions in a list."""
+
+    def __init__(self) -> None:
+        self.items: list[DecisionRecord] = []
+
+    async def record(self, decision: DecisionRecord) -> None:
+        self.items.append(decision)
+
+    async def latest(self, limit: int) -> list[DecisionRecord]:
+        return self.items[-limit:]
+
+
+class InMemoryRegistry:
+    """The documents registry in a dict."""
+
+    def __init__(self) -> None:
+        self.records: dict[str, DocumentRecord] = {}
+
+    async def find(self, collection: str, source_path: str) -> DocumentRecord | None:
+        return next(
+            (r for r in self.records.values() if r.collection == collection and r.source_path == source_path),
+            None,
+        )
+
+    async def save(self, record: DocumentRecord) -> None:
+        self.records[record.doc_id] = record.model_copy()
+
+    async def remove(self, doc_id: str) -> None:
+        self.records.pop(doc_id, None)
+
+    async def list_documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        return [r for r in self.records.values() if collection is None or r.collection == collection]

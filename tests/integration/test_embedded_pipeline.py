@@ -1,0 +1,132 @@
+"""The real model, the embedded backend and SQL storage together on the sample corpus."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.loaders.markdown import MarkdownLoader
+from adapters.loaders.text import TextLoader
+from adapters.search.embedded import EmbeddedSearchBackend
+from core.clock import FixedClock
+from core.contracts import SearchFilters
+from core.ingest.pipeline import Ingestor
+from storage.database import Database, NotMigratedError
+from storage.repositories import SqlDocumentRegistry
+from tests.conftest import SAMPLE_CORPUS
+from tests.fakes import InMemoryRegistry
+
+CLOCK = FixedClock(at=dt.datetime(2026, 11, 21, 9, 0))
+
+
+def _ingestor(backend: Any, embedder: Any, executor: Any, registry: Any) -> Ingestor:
+    return Ingestor(
+        loaders=[MarkdownLoader(), TextLoader()],
+        embedder=embedder,
+        backend=backend,
+        registry=registry,
+        executor=executor,
+        clock=CLOCK,
+    )
+
+
+async def test_sample_corpus_ingests_once_and_updates_changed_files(
+    tmp_path: Path, database: Database, real_embedder: Any, executor: Any
+) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    backend = EmbeddedSearchBackend(
+        path=tmp_path / "search.sqlite3",
+        executor=executor,
+        model_name=real_embedder.model_name,
+        dimension=real_embedder.dimension,
+    )
+    ingestor = _ingestor(backend, real_embedder, executor, SqlDocumentRegistry(database=database))
+    first = await ingestor.ingest([corpus])
+    markdown_and_text = [p for p in corpus.rglob("*") if p.suffix in (".md", ".txt")]
+    assert len(first.added) == len(markdown_and_text) and first.ok
+    assert [Path(p).suffix for p in first.unsupported] == [".csv"]
+    health = await backend.health()
+    assert health.documents == len(markdown_and_text) and health.segments == first.segments
+
+    second = await ingestor.ingest([corpus])
+    assert (second.added, second.updated, second.segments) == ([], [], 0)
+    assert len(second.unchanged) == len(markdown_and_text)
+    assert (await backend.health()).segments == first.segments
+
+    handbook = corpus / "handbook" / "employee-handbook.md"
+    handbook.write_text(handbook.read_text().replace("27 days", "28 days"), encoding="utf-8")
+    third = await ingestor.ingest([corpus])
+    assert third.updated == [str(handbook)] and third.added == []
+    vector = await real_embedder.embed(["annual leave days"])
+    hits = await backend.search_hybrid("annual leave days", vector, SearchFilters(), 5)
+    texts = " ".join(h.segment.text for h in hits)
+    assert "28 days" in texts and "27 days" not in texts
+    assert (await backend.health()).documents == len(markdown_and_text)
+    await backend.close()
+
+
+async def test_a_reader_sees_another_writers_documents(
+    tmp_path: Path, real_embedder: Any, executor: Any
+) -> None:
+    path = tmp_path / "search.sqlite3"
+    kwargs = {
+        "path": path,
+        "executor": executor,
+        "model_name": real_embedder.model_name,
+        "dimension": real_embedder.dimension,
+    }
+    reader = EmbeddedSearchBackend(**kwargs)
+    writer = EmbeddedSearchBackend(**kwargs)
+    query = "how often are tyres checked"
+    vector = await real_embedder.embed([query])
+    assert await reader.search_hybrid(query, vector, SearchFilters(), 5) == []
+    (tmp_path / "fleet.md").write_text(
+        "# Fleet\n\nDrivers check tyre pressure every week.\n", encoding="utf-8"
+    )
+    registry = InMemoryRegistry()
+    await _ingestor(writer, real_embedder, executor, registry).ingest([tmp_path / "fleet.md"])
+    hits = await reader.search_hybrid(query, vector, SearchFilters(), 5)
+    assert [h.segment.title for h in hits] == ["Fleet"]
+    await reader.close()
+    await writer.close()
+
+
+def test_index_refuses_another_model(tmp_path: Path, executor: Any) -> None:
+    EmbeddedSearchBackend(path=tmp_path / "s.sqlite3", executor=executor, model_name="a", dimension=3)
+    with pytest.raises(ValueError, match="built with a"):
+        EmbeddedSearchBackend(path=tmp_path / "s.sqlite3", executor=executor, model_name="b", dimension=3)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+async def test_unmigrated_database_is_refused_until_upgraded(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    if kind == "sqlite":
+        db = Database(url=f"sqlite:///{tmp_path / 'fresh.db'}")
+    else:
+        import uuid
+
+        url = request.getfixturevalue("postgres_url")
+        schema = f"tw_{uuid.uuid4().hex[:12]}"
+        admin = Database(url=url)
+        async with admin.engine.begin() as connection:
+            await connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        db = Database(url=url, search_path=schema)
+    try:
+        with pytest.raises(NotMigratedError, match="threadwise db upgrade"):
+            await db.ensure_migrated()
+        await db.upgrade()
+        await db.ensure_migrated()
+        await db.upgrade()  # idempotent
+        assert await db.current_revision() == "0001"
+    finally:
+        await db.dispose()
+        if kind != "sqlite":
+            async with admin.engine.begin() as connection:
+                await connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+            await admin.dispose()

@@ -1,0 +1,201 @@
+"""The orchestration graph and turn service on fakes: outcome rows, citations, exactly-once."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adapters.loaders.markdown import MarkdownLoader
+from core.calibration import Calibration
+from core.clock import FixedClock
+from core.concurrency import CpuExecutor
+from core.contracts import OrchestrationResult, Turn
+from core.ingest.pipeline import Ingestor
+from core.orchestrator.graph import AnswerGraph
+from core.orchestrator.service import TurnService
+from tests.fakes import (
+    HashingEmbedder,
+    InMemoryConversations,
+    InMemoryDecisions,
+    InMemoryLedger,
+    InMemoryRegistry,
+    InMemorySearchBackend,
+)
+
+CLOCK = FixedClock(at=dt.datetime(2026, 11, 21, 9, 0))
+DOCS = {
+    "travel-2022.md": "---\ntitle: Travel policy 2022\ndate: 2022-02-01\n---\n## Hotels\n\n"
+    "The hotel limit is EUR 140 per night in capital cities.\n\n## Rail\n\nTrips under 600 km go by train.\n",
+    "travel-2024.md": "---\ntitle: Travel policy 2024\ndate: 2024-01-10\n---\n## Hotels\n\n"
+    "The hotel limit is EUR 165 per night in capital cities.\n\n## Rail\n\nTrips under 800 km go by train.\n",
+    "leave.md": "---\ntitle: Leave handbook\ndate: 2025-01-15\n---\n## Parental leave\n\n"
+    "Every new parent receives 20 weeks of paid parental leave. The weeks can be split in three blocks.\n",
+}
+WORDS = sorted({w for text in DOCS.values() for w in re.findall(r"[a-z]{4,}", text.lower())})
+
+
+class World:
+    """A fake deployment: ingested corpus, graph and service on in-memory ports."""
+
+    def __init__(self, backend: InMemorySearchBackend) -> None:
+        self.backend = backend
+        self.embedder = HashingEmbedder()
+        self.decisions = InMemoryDecisions()
+        self.graph = AnswerGraph(
+            backend=backend, embedder=self.embedder, calibration=Calibration(model="fake"), clock=CLOCK
+        )
+        self.service = TurnService(
+            graph=self.graph,
+            conversations=InMemoryConversations(),
+            ledger=InMemoryLedger(),
+            decisions=self.decisions,
+            clock=CLOCK,
+        )
+
+    async def ask(self, text: str, key: str | None = None) -> OrchestrationResult:
+        answer = await self.service.answer(turn(text, key), collections=None)
+        assert answer.result is not None
+        return answer.result
+
+
+def turn(text: str, key: str | None = None) -> Turn:
+    return Turn(
+        platform="cli",
+        tenant="local",
+        channel_key="cli",
+        thread="t1",
+        user="tester",
+        message_key=key or f"cli:{abs(hash(text))}:{dt.datetime.now().timestamp()}",
+        text=text,
+        received_at=CLOCK.now(),
+    )
+
+
+@pytest.fixture(scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    folder = tmp_path_factory.mktemp("corpus")
+    for name, text in DOCS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    backend = InMemorySearchBackend()
+    ingestor = Ingestor(
+        loaders=[MarkdownLoader()],
+        embedder=HashingEmbedder(),
+        backend=backend,
+        registry=InMemoryRegistry(),
+        executor=CpuExecutor(max_workers=1),
+        clock=CLOCK,
+    )
+    report = await ingestor.ingest([folder])
+    assert len(report.added) == 3 and report.ok
+    return World(backend)
+
+
+def assert_citations_valid(result: OrchestrationResult) -> None:
+    markers = {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)}
+    assert markers == {c.n for c in result.citations}
+    evidence_ids = {c.id for c in result.context_packet.candidates}
+    assert {c.chunk_id for c in result.citations} <= evidence_ids
+
+
+async def test_answer_with_citations(world: World) -> None:
+    result = await world.ask("How many weeks of parental leave does a new parent receive?")
+    assert (result.kind, result.branch, result.terminal) == ("answer", "SUCCESS", "success")
+    assert "20 weeks" in result.answer
+    assert_citations_valid(result)
+    assert result.citations[0].title == "Leave handbook"
+    assert result.citations[0].section == "Parental leave"
+    assert result.route.route == "hybrid" and result.retrieval_report[0].round_id == 1
+    assert {"intake", "plan", "retrieve", "evaluate", "synthesize", "reflect", "respond"} <= set(
+        result.timings
+    )
+    assert 0.0 < result.confidence <= 1.0
+    assert result.final_reason.startswith("confidence_")
+
+
+async def test_year_prefers_that_year(world: World) -> None:
+    result = await world.ask("What is the hotel limit per night in 2024?")
+    assert result.kind == "answer"
+    assert "165" in result.answer and "140" not in result.answer
+    assert {c.date.year for c in result.citations if c.date} == {2024}
+    assert result.plan.requested_years == [2024]
+    assert result.retrieval_report[0].filters.date_start == dt.date(2024, 1, 1)
+
+
+async def test_off_corpus_question_gets_the_uncertainty_reply(world: World) -> None:
+    result = await world.ask("Who painted the Mona Lisa portrait?")
+    assert result.kind == "uncertainty" and result.citations == []
+    assert result.branch in ("LOW_CONFIDENCE", "EMPTY_SET")
+    assert result.next_action.action in ("clarify", "fallback")
+    assert "Searched:" in result.answer or "searched:" in result.answer
+    assert 1 <= len(result.retrieval_report) <= 3
+
+
+async def test_empty_index_is_empty_set() -> None:
+    result = await World(InMemorySearchBackend()).ask("What is the hotel limit?")
+    assert (result.branch, result.kind, result.final_reason) == ("EMPTY_SET", "uncertainty", "empty_set")
+    assert result.next_action.action == "fallback"
+    assert len(result.retrieval_report) >= 1
+
+
+async def test_incoherent_input_is_refused_without_retrieval(world: World) -> None:
+    result = await world.ask("?!?! ###")
+    assert (result.branch, result.kind, result.terminal) == ("INCOHERENT", "refusal", "fail")
+    assert result.retrieval_report == [] and "retrieve" not in result.timings
+
+
+async def test_greeting_is_answered_directly(world: World) -> None:
+    result = await world.ask("hello")
+    assert (result.kind, result.route.route, result.final_reason) == ("info", "direct", "command")
+    assert result.retrieval_report == []
+
+
+async def test_a_failing_backend_ends_in_a_safe_reply() -> None:
+    backend = InMemorySearchBackend()
+    backend.fail_with = ConnectionError("index unreachable")
+    result = await World(backend).ask("What is the hotel limit?", key="cli:failing")
+    assert result.terminal == "fail" and result.kind == "uncertainty"
+    assert "cli:failing" in result.answer
+    assert any("ConnectionError" in e for e in result.errors)
+
+
+async def test_same_message_key_is_answered_once(world: World) -> None:
+    before = len(world.decisions.items)
+    first = await world.service.answer(turn("hotel limit", "slack:T:C:1.1"), collections=None)
+    second = await world.service.answer(turn("hotel limit", "slack:T:C:1.1"), collections=None)
+    assert first.result is not None and not first.duplicate
+    assert second.result is None and second.duplicate and second.turn_id == first.turn_id
+    assert len(world.decisions.items) == before + 1
+    assert world.decisions.items[-1].turn_id == first.turn_id
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5))
+async def test_every_citation_maps_to_evidence(world: World, words: list[str]) -> None:
+    result = await world.ask(" ".join(words) + "?")
+    assert_citations_valid(result)
+    if result.kind != "answer":
+        assert result.citations == []
+
+
+async def test_ingesting_again_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n\nAlpha text here.\n", encoding="utf-8")
+    (tmp_path / "b.md").write_bytes(b"# B\n\n\xff\xfe broken utf-8")
+    backend, registry = InMemorySearchBackend(), InMemoryRegistry()
+    ingestor = Ingestor(
+        loaders=[MarkdownLoader()],
+        embedder=HashingEmbedder(),
+        backend=backend,
+        registry=registry,
+        executor=CpuExecutor(max_workers=1),
+        clock=CLOCK,
+    )
+    first = await ingestor.ingest([tmp_path])
+    assert len(first.added) == 1 and len(first.failed) == 1 and "b.md" in first.failed[0][0]
+    second = await ingestor.ingest([tmp_path])
+    assert (second.added, second.updated, len(second.unchanged)) == ([], [], 1)
+    assert len(backend.segments) == first.segments

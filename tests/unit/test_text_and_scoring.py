@@ -1,0 +1,71 @@
+"""Pure helpers: text splitting, key terms, RRF and calibration."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.calibration import Calibration, band_for, reason_for_band
+from core.fusion import reciprocal_rank_fusion
+from core.text import key_terms, normalize_text, snippet, split_sentences, term_root
+
+
+def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
+    text = "Parents get 20 weeks of\nparental leave. After that, unpaid leave.\n- item one\n| Width | 1 m |"
+    assert split_sentences(text) == [
+        "Parents get 20 weeks of parental leave.",
+        "After that, unpaid leave.",
+        "item one",
+        "| Width | 1 m |",
+    ]
+
+
+def test_key_terms_drop_stopwords_and_duplicates() -> None:
+    assert key_terms("What is the hotel limit for the hotel in 2024?") == ["hotel", "limit", "2024"]
+
+
+def test_term_root_matches_simple_inflections() -> None:
+    assert term_root("policies") == term_root("policy") == "policy"
+    assert term_root("receipts") == term_root("receipt")
+
+
+def test_snippet_is_bounded_and_cut_at_a_word() -> None:
+    text = "word " * 100
+    cut = snippet(text, 50)
+    assert len(cut) <= 50 and cut.endswith("…") and not cut.endswith(" …")
+    assert snippet("short text") == "short text"
+
+
+def test_normalize_strips_controls_and_spaces() -> None:
+    assert normalize_text("  Hello\u200b\x07   world \n\n next ") == "Hello world\nnext"
+
+
+def test_rrf_sums_reciprocal_ranks_with_k_60() -> None:
+    fused = reciprocal_rank_fusion([["a", "b", "c"], ["b", "a"]])
+    assert list(fused) == ["a", "b", "c"] or list(fused) == ["b", "a", "c"]
+    assert fused["a"] == pytest.approx(1 / 61 + 1 / 62)
+    assert fused["c"] == pytest.approx(1 / 63)
+    assert list(reciprocal_rank_fusion([["x", "y"], ["y"]])) == ["y", "x"]
+
+
+def test_calibration_levels_and_monotone_mapping() -> None:
+    calibration = Calibration(model="m")
+    assert [calibration.level(s) for s in (0.6, 0.45, 0.3, 0.1)] == ["high", "medium", "low", "insufficient"]
+    points = [calibration.calibrated(x / 100) for x in range(0, 101)]
+    assert points == sorted(points) and points[0] == 0.0 and points[-1] == 1.0
+    assert calibration.calibrated(calibration.medium) == pytest.approx(0.5)
+    assert calibration.calibrated(calibration.high) == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize(
+    ("confidence", "band", "reason"),
+    [
+        (0.95, "high", "confidence_high"),
+        (0.80, "high", "confidence_high"),
+        (0.75, "caveated", "confidence_medium_caveated"),
+        (0.55, "partial", "confidence_low_partial"),
+        (0.2, "low", "confidence_too_low_clarify"),
+    ],
+)
+def test_bands(confidence: float, band: str, reason: str) -> None:
+    assert band_for(confidence) == band
+    assert reason_for_band(band_for(confidence)) == reason
