@@ -63,7 +63,7 @@ def ingest(
         finally:
             await app_.close()
         for line in report_lines(report):
-            err.print(line, markup=False, highlight=False)
+            err.print(line, markup=False, highlight=False, soft_wrap=True)
         return report.ok
 
     if not _run(main):
@@ -182,6 +182,21 @@ def decisions(
         sys.stdout.write(json.dumps(payload[-1] if last == 1 and payload else payload, indent=2) + "\n")
     else:
         out.print(decisions_table(records))  # type: ignore[arg-type]
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 3978,
+) -> None:
+    """Serve Slack (`/slack/events`), Teams (`/api/messages`) and `/healthz`."""
+    import logging
+
+    from bots.server import run_server
+
+    settings = _settings()
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _run(lambda: run_server(settings, host, port))
 
 
 @db_app.command("upgrade")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from core.contracts import Turn
@@ -25,14 +25,15 @@ class SqlConversationStore:
     def __init__(self, *, database: Database) -> None:
         self._db = database
 
+    async def find(self, key: ConversationKey) -> ConversationState | None:
+        """The conversation for `key` if there is one; never creates it."""
+        async with self._db.sessions() as session:
+            row = (await session.execute(select(ConversationRow).where(_where(key)))).scalar_one_or_none()
+        return _state(row, key) if row else None
+
     async def open(self, key: ConversationKey, now: dt.datetime) -> ConversationState:
         """The conversation for `key`, created on first use (safe under concurrent creation)."""
-        where = and_(
-            ConversationRow.platform == key.platform,
-            ConversationRow.tenant == key.tenant,
-            ConversationRow.channel_key == key.channel_key,
-            ConversationRow.thread == key.thread,
-        )
+        where = _where(key)
         async with self._db.sessions() as session:
             row = (await session.execute(select(ConversationRow).where(where))).scalar_one_or_none()
             if row is None:
@@ -76,6 +77,26 @@ class SqlConversationStore:
                 )
             )
             await session.commit()
+
+
+def _where(key: ConversationKey) -> ColumnElement[bool]:
+    return and_(
+        ConversationRow.platform == key.platform,
+        ConversationRow.tenant == key.tenant,
+        ConversationRow.channel_key == key.channel_key,
+        ConversationRow.thread == key.thread,
+    )
+
+
+def _state(row: ConversationRow, key: ConversationKey) -> ConversationState:
+    return ConversationState(
+        conversation_id=row.id,
+        key=key,
+        summary=row.summary,
+        last_query=row.last_query,
+        last_route=row.last_route,
+        updated_at=as_utc(row.updated_at),
+    )
 
 
 class SqlTurnLedger:

@@ -152,6 +152,10 @@ class InMemoryConversations:
             self.states[ident] = ConversationState(conversation_id=str(uuid.uuid4()), key=key, updated_at=now)
         return self.states[ident].model_copy()
 
+    async def find(self, key: ConversationKey) -> ConversationState | None:
+        state = self.states.get((key.platform, key.tenant, key.channel_key, key.thread))
+        return state.model_copy() if state else None
+
     async def save(self, state: ConversationState) -> None:
         key = state.key
         self.states[(key.platform, key.tenant, key.channel_key, key.thread)] = state.model_copy()

@@ -58,7 +58,9 @@ KEY = ConversationKey(platform="slack", tenant="T1", channel_key="slack:T1:C1", 
 
 async def test_conversation_open_is_idempotent_and_saves_state(ports: dict[str, Any]) -> None:
     store = ports["conversations"]
+    assert await store.find(KEY) is None
     first = await store.open(KEY, NOW)
+    assert (await store.find(KEY)).conversation_id == first.conversation_id  # type: ignore[union-attr]
     again = await store.open(KEY, NOW)
     other = await store.open(KEY.model_copy(update={"thread": "other"}), NOW)
     assert first.conversation_id == again.conversation_id != other.conversation_id

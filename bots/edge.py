@@ -1,0 +1,78 @@
+"""What every platform edge needs from the core, and the background work that answers turns."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any
+
+from core.access import AccessDeniedError, UnmappedPolicy, readable_collections
+from core.contracts import Turn
+from core.orchestrator.service import TurnAnswer, TurnService, apology
+from core.ports import ConversationStore, ProgressCallback
+from core.records import ConversationKey
+
+log = logging.getLogger(__name__)
+Poster = Callable[[TurnAnswer], Awaitable[str | None]]
+
+
+class EdgeService:
+    """Answers platform turns in the background: claim, answer, post, mark — never silence."""
+
+    def __init__(
+        self,
+        *,
+        service: TurnService,
+        conversations: ConversationStore,
+        channel_collections: Mapping[str, list[str]],
+        unmapped: UnmappedPolicy,
+        max_concurrent: int = 4,
+    ) -> None:
+        self._service = service
+        self._conversations = conversations
+        self._mapping = channel_collections
+        self._unmapped = unmapped
+        self._slots = asyncio.Semaphore(max_concurrent)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def knows_thread(self, key: ConversationKey) -> bool:
+        """True when the bot already has a conversation in this thread."""
+        return await self._conversations.find(key) is not None
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` in the background, keeping a reference until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self, seconds: float) -> None:
+        """Let in-flight answers finish (graceful shutdown)."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=seconds)
+
+    async def answer_and_post(self, turn: Turn, post: Poster, progress: ProgressCallback | None) -> None:
+        """Answer `turn` and hand the result to `post`; a failure still posts an apology."""
+        async with self._slots:
+            try:
+                collections = readable_collections(turn.channel_key, self._mapping, self._unmapped)
+                answer = await self._service.answer(turn, collections=collections, progress=progress)
+            except AccessDeniedError as exc:
+                log.warning("turn %s refused: %s", turn.message_key, exc)
+                return
+            except Exception as exc:  # storage or anything outside the graph failed
+                log.exception("turn %s failed before answering", turn.message_key)
+                answer = TurnAnswer(
+                    result=apology(turn, f"{type(exc).__name__}: {exc}"), turn_id="", duplicate=False
+                )
+            if answer.duplicate or answer.result is None:
+                return
+            try:
+                reply_id = await post(answer)
+            except Exception as exc:
+                log.exception("posting the reply to %s failed", turn.message_key)
+                if answer.turn_id:
+                    await self._service.undelivered(answer.turn_id, f"{type(exc).__name__}: {exc}")
+                return
+            if answer.turn_id:
+                await self._service.delivered(answer.turn_id, reply_id)

@@ -1,0 +1,1 @@
+"""The Slack edge: slack-bolt in HTTP mode, pure converters beside it."""

@@ -1,0 +1,1 @@
+"""The Teams edge: botbuilder `ActivityHandler` + `CloudAdapter`, pure converters beside it."""
