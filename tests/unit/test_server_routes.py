@@ -1,0 +1,40 @@
+"""The server's routes before the model is loaded and without Slack credentials."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bots.server import ServerState, create_web_app
+
+
+@pytest.fixture
+async def started() -> AsyncIterator[tuple[ServerState, str]]:
+    state = ServerState()
+    runner = web.AppRunner(create_web_app(state))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    yield state, f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
+    await runner.cleanup()
+
+
+async def test_not_ready_until_the_model_is_loaded(started: tuple[ServerState, str]) -> None:
+    state, url = started
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url + "/healthz") as response:
+            assert response.status == 503
+            assert (await response.json())["detail"].startswith("starting")
+        async with session.post(url + "/slack/events", data="{}") as response:
+            assert response.status == 503
+        async with session.post(url + "/api/messages", json={}) as response:
+            assert response.status == 503
+        state.ready, state.detail = True, "ready"
+        async with session.get(url + "/healthz") as response:
+            assert response.status == 200
+        async with session.post(url + "/slack/events", data="{}") as response:
+            assert response.status == 404
+            assert "SLACK_BOT_TOKEN" in (await response.json())["error"]
