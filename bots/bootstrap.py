@@ -5,8 +5,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from adapters.annotations.extract import Annotator
+from adapters.annotations.units import UnitNormalizer
 from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
+from adapters.loaders.docx import DocxLoader
+from adapters.loaders.html import HtmlLoader
 from adapters.loaders.markdown import MarkdownLoader
+from adapters.loaders.pdf import PdfLoader
+from adapters.loaders.tabular import DelimitedLoader, JsonLinesLoader
 from adapters.loaders.text import TextLoader
 from adapters.search.embedded import EmbeddedSearchBackend
 from bots.settings import Settings
@@ -16,7 +22,7 @@ from core.concurrency import CpuExecutor
 from core.ingest.pipeline import Ingestor
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
-from core.ports import Clock, SearchBackend
+from core.ports import Clock, DocumentLoader, SearchBackend
 from storage.database import Database
 from storage.repositories import SqlConversationStore, SqlDecisionLog, SqlDocumentRegistry, SqlTurnLedger
 
@@ -74,6 +80,19 @@ async def build_storage(settings: Settings, *, migrate_embedded: bool = True) ->
     )
 
 
+def all_loaders() -> list[DocumentLoader]:
+    """Every file loader, one per document type of SPEC section 4."""
+    return [
+        MarkdownLoader(),
+        TextLoader(),
+        HtmlLoader(),
+        PdfLoader(),
+        DelimitedLoader(),
+        DocxLoader(),
+        JsonLinesLoader(),
+    ]
+
+
 def load_calibration(settings: Settings) -> Calibration:
     """The fitted thresholds for the configured model, or the defaults."""
     path = settings.calibration_path
@@ -119,7 +138,8 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
         clock=clock,
     )
     ingestor = Ingestor(
-        loaders=[MarkdownLoader(), TextLoader()],
+        loaders=all_loaders(),
+        annotator=Annotator(units=UnitNormalizer()),
         embedder=embedder,
         backend=backend,
         registry=storage.registry,

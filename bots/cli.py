@@ -49,8 +49,9 @@ def _run(coro_factory: Callable[[], Awaitable[T]]) -> T:
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to ingest.")],
     collection: Annotated[str, typer.Option(help="Collection to write to.")] = "default",
+    sync: Annotated[bool, typer.Option("--sync", help="Remove documents whose files are gone.")] = False,
 ) -> None:
-    """Ingest documents; unchanged files are skipped, broken ones reported."""
+    """Ingest documents; unchanged files are skipped, changed ones replaced, broken ones reported."""
     from bots.bootstrap import build_app
 
     settings = _settings()
@@ -59,7 +60,7 @@ def ingest(
         app_ = await build_app(settings)
         try:
             with IngestBar(err) as bar:
-                report = await app_.ingestor.ingest(paths, collection=collection, progress=bar)
+                report = await app_.ingestor.ingest(paths, collection=collection, progress=bar, sync=sync)
         finally:
             await app_.close()
         for line in report_lines(report):

@@ -98,9 +98,10 @@ def report_lines(report: IngestReport) -> list[str]:
     """A summary of an ingest run, failures with their reasons."""
     lines = [
         f"added {len(report.added)}, updated {len(report.updated)}, unchanged {len(report.unchanged)}, "
-        f"unsupported {len(report.unsupported)}, failed {len(report.failed)}; "
-        f"{report.segments} segments written"
+        f"removed {len(report.removed)}, unsupported {len(report.unsupported)}, failed {len(report.failed)}; "
+        f"{report.segments} segments and {report.annotations} annotations written"
     ]
     lines.extend(f"  skipped (no loader for this file type): {p}" for p in report.unsupported)
+    lines.extend(f"  removed (file gone): {p}" for p in report.removed)
     lines.extend(f"  FAILED {p}: {reason}" for p, reason in report.failed)
     return lines

@@ -71,6 +71,7 @@ class SearchFilters(Contract):
 
     collections: list[str] | None = None
     categories: list[str] | None = None
+    doc_ids: list[str] | None = None
     date_start: dt.date | None = None
     date_end: dt.date | None = None
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from core.contracts import Contract, EvidenceKind
 
 DocumentCategory = Literal["long", "short", "data-heavy", "text-heavy"]
+VectorScope = Literal["segment", "summary"]
 DEFAULT_COLLECTION = "default"
 
 
@@ -21,11 +22,21 @@ class SourceBlock(Contract):
     page: int | None = None
 
 
+class SourceTable(Contract):
+    """A table a loader found (a CSV file, a Markdown or HTML table, a DOCX table)."""
+
+    columns: list[str]
+    rows: list[list[str]]
+    section: str | None = None
+    page: int | None = None
+
+
 class LoadedDocument(Contract):
     """What a loader read from one file, before segmentation."""
 
     title: str
     blocks: list[SourceBlock]
+    tables: list[SourceTable] = Field(default_factory=list)
     date: dt.date | None = None
     url: str | None = None
     media_type: str
@@ -63,6 +74,9 @@ class Segment(Contract):
     url: str | None = None
     date: dt.date | None = None
 
+    span_start: int | None = None
+    span_end: int | None = None
+
     def embedding_text(self) -> str:
         """The text that is embedded: the chunk with its title and section for context."""
         heading = " / ".join(part for part in (self.title, self.section) if part)
@@ -78,6 +92,85 @@ class SearchHit(Contract):
     bm25_score: float | None = None
     rrf_score: float | None = None
     cosine: float = Field(ge=-1.0, le=1.0)
+
+
+AnnotationKind = Literal["fact", "row"]
+Operator = Literal["<", "<=", "=", ">=", ">"]
+AggregateFunction = Literal["count", "sum", "min", "max", "avg"]
+
+
+class Annotation(Contract):
+    """A structured fact ("Width: 1,134 mm") or a table row, with provenance."""
+
+    annotation_id: str
+    doc_id: str
+    collection: str
+    kind: AnnotationKind
+    label: str
+    value: str
+    value_num: float | None = None
+    unit: str | None = None
+    properties: dict[str, str] = Field(default_factory=dict)
+    numbers: dict[str, float] = Field(default_factory=dict)
+    title: str
+    section: str | None = None
+    page: int | None = None
+    chunk_id: str | None = None
+    date: dt.date | None = None
+    category: DocumentCategory | None = None
+
+
+class NumericFilter(Contract):
+    """A comparison on a fact's normalised value or a row's numeric property."""
+
+    label: str | None = None
+    operator: Operator = "="
+    value: float
+    unit: str | None = None
+
+
+class AnnotationQuery(Contract):
+    """What `annotations_search` matches: labels (lexical or by embedding), numbers, text."""
+
+    labels: list[str] = Field(default_factory=list)
+    numeric: list[NumericFilter] = Field(default_factory=list)
+    contains: dict[str, str] = Field(default_factory=dict)
+    text: list[str] = Field(default_factory=list)
+    kind: AnnotationKind | None = None
+
+    def label_terms(self) -> list[str]:
+        """Every label the query names, in a fixed order (embedded once, matched by the backend)."""
+        named = [*self.labels, *(f.label for f in self.numeric if f.label), *self.contains]
+        return list(dict.fromkeys(named))
+
+
+class AnnotationMatches(Contract):
+    """Matching annotations, best first; `total` is exact even when `annotations` is a page."""
+
+    annotations: list[Annotation]
+    total: int
+    matched_labels: list[str] = Field(default_factory=list)
+
+
+class AggregateRow(Contract):
+    """One group of an aggregate."""
+
+    group: dict[str, str] = Field(default_factory=dict)
+    value: float | None
+    count: int
+
+
+class CollectionStats(Contract):
+    """What the planner knows of the readable collections."""
+
+    documents: int
+    categories: dict[str, int] = Field(default_factory=dict)
+    annotated_documents: int = 0
+
+    @property
+    def annotation_coverage(self) -> float:
+        """Share of documents with at least one annotation."""
+        return self.annotated_documents / self.documents if self.documents else 0.0
 
 
 class ToolHealth(Contract):

@@ -11,8 +11,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from core.contracts import SearchFilters, Turn
-from core.knowledge import DocumentRecord, LoadedDocument, SearchHit, Segment, ToolHealth
+from core.contracts import SearchFilters, TableResult, Turn
+from core.knowledge import (
+    AggregateFunction,
+    AggregateRow,
+    Annotation,
+    AnnotationMatches,
+    AnnotationQuery,
+    CollectionStats,
+    DocumentRecord,
+    LoadedDocument,
+    SearchHit,
+    Segment,
+    ToolHealth,
+    VectorScope,
+)
 from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
 
 ProgressCallback = Callable[[str], Awaitable[None]]
@@ -25,6 +38,14 @@ class Embeddings(Protocol):
     def __len__(self) -> int: ...
 
     def tolist(self) -> Any: ...
+
+
+class Annotator(Protocol):
+    """Finds facts and table rows in a loaded document."""
+
+    def annotate(
+        self, document: LoadedDocument, record: DocumentRecord, segments: Sequence[Segment]
+    ) -> list[Annotation]: ...
 
 
 class Clock(Protocol):
@@ -71,32 +92,69 @@ class DocumentLoader(Protocol):
 
 
 class SearchBackend(Protocol):
-    """Where segments are indexed and searched (embedded or Elasticsearch)."""
+    """Where segments, summaries and annotations are indexed and searched (SPEC section 4)."""
 
     @property
     def name(self) -> str: ...
 
     async def upsert_document(
-        self, document: DocumentRecord, segments: Sequence[Segment], embeddings: Embeddings
+        self,
+        document: DocumentRecord,
+        segments: Sequence[Segment],
+        embeddings: Embeddings,
+        annotations: Sequence[Annotation] = (),
     ) -> None: ...
 
     async def delete_document(self, doc_id: str) -> None: ...
+
+    async def known_labels(self) -> list[str]: ...
+
+    async def upsert_labels(self, labels: Sequence[str], embeddings: Embeddings) -> None: ...
 
     async def search_text(
         self, query: str, filters: SearchFilters, limit: int, query_vector: Embeddings
     ) -> list[SearchHit]: ...
 
     async def search_vector(
-        self, query_vector: Embeddings, filters: SearchFilters, limit: int
+        self, query_vector: Embeddings, filters: SearchFilters, limit: int, scope: VectorScope = "segment"
     ) -> list[SearchHit]: ...
 
     async def search_hybrid(
-        self, query: str, query_vector: Embeddings, filters: SearchFilters, limit: int
+        self,
+        query: str,
+        query_vector: Embeddings,
+        filters: SearchFilters,
+        limit: int,
+        recency_boost: float = 0.0,
     ) -> list[SearchHit]: ...
+
+    async def annotations_search(
+        self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
+    ) -> AnnotationMatches: ...
+
+    async def annotations_aggregate(
+        self,
+        query: AnnotationQuery,
+        filters: SearchFilters,
+        function: AggregateFunction,
+        field: str | None,
+        group_by: str | None,
+        label_vectors: Embeddings | None,
+    ) -> list[AggregateRow]: ...
+
+    async def stats(self, filters: SearchFilters) -> CollectionStats: ...
 
     async def health(self) -> ToolHealth: ...
 
     async def close(self) -> None: ...
+
+
+class ResultSetStore(Protocol):
+    """Full result sets kept for "show the rest" and CSV export; `total` is exact."""
+
+    async def save(self, table: TableResult, rows: Sequence[Sequence[str]], now: datetime) -> str: ...
+
+    async def page(self, result_set_id: str, offset: int, limit: int) -> TableResult | None: ...
 
 
 class DocumentRegistry(Protocol):

@@ -89,3 +89,8 @@ def snippet(text: str, limit: int = 160) -> str:
         return flat
     cut = flat[: limit - 1].rsplit(" ", 1)[0]
     return cut + "…"
+
+
+def normalize_label(label: str) -> str:
+    """`unit_price_eur` and `Unit price (EUR)` compare equal."""
+    return " ".join(label.lower().replace("_", " ").replace("(", " ").replace(")", " ").split())

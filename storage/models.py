@@ -103,3 +103,15 @@ class DocumentRow(Base):
     content_hash: Mapped[str] = mapped_column(String(64))
     segment_count: Mapped[int] = mapped_column(Integer, default=0)
     ingested_at: Mapped[dt.datetime]
+
+
+class ResultSetRow(Base):
+    """A full result set (every matching row), for "show the rest" and CSV export."""
+
+    __tablename__ = "result_sets"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    created_at: Mapped[dt.datetime]
+    columns: Mapped[list[Any]] = mapped_column(default=list)
+    rows: Mapped[list[Any]] = mapped_column(default=list)
+    total: Mapped[int] = mapped_column(Integer)

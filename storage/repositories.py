@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Sequence
 
 from sqlalchemy import ColumnElement, and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from core.contracts import Turn
+from core.contracts import TableResult, Turn
 from core.knowledge import DocumentRecord
 from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
 from storage.database import Database, as_utc
-from storage.models import ConversationRow, DocumentRow, RouterDecisionRow, TurnRow
+from storage.models import ConversationRow, DocumentRow, ResultSetRow, RouterDecisionRow, TurnRow
 
 
 def _new_id() -> str:
@@ -249,3 +250,37 @@ def _record(row: DocumentRow) -> DocumentRecord:
     data = {c: getattr(row, c) for c in DocumentRecord.model_fields}
     data["ingested_at"] = as_utc(row.ingested_at)
     return DocumentRecord.model_validate(data)
+
+
+class SqlResultSetStore:
+    """Full result sets; pages are cut from the stored rows, the total is exact."""
+
+    def __init__(self, *, database: Database) -> None:
+        self._db = database
+
+    async def save(self, table: TableResult, rows: Sequence[Sequence[str]], now: dt.datetime) -> str:
+        """Store every row of a result and return its id."""
+        result_set_id = _new_id()
+        async with self._db.sessions() as session:
+            session.add(
+                ResultSetRow(
+                    id=result_set_id,
+                    created_at=now,
+                    columns=list(table.columns),
+                    rows=[list(r) for r in rows],
+                    total=len(rows),
+                )
+            )
+            await session.commit()
+        return result_set_id
+
+    async def page(self, result_set_id: str, offset: int, limit: int) -> TableResult | None:
+        """Rows `offset` to `offset + limit` of a stored result."""
+        async with self._db.sessions() as session:
+            row = await session.get(ResultSetRow, result_set_id)
+        if row is None:
+            return None
+        shown = row.rows[offset : offset + limit]
+        return TableResult(
+            columns=row.columns, rows=shown, total=row.total, shown=len(shown), result_set_id=result_set_id
+        )

@@ -9,12 +9,26 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core.contracts import SearchFilters, Turn
-from core.fusion import reciprocal_rank_fusion
-from core.knowledge import DocumentRecord, SearchHit, Segment, ToolHealth
+from adapters.annotations.matching import aggregate, matching_labels, select
+from adapters.annotations.units import UnitNormalizer
+from core.contracts import SearchFilters, TableResult, Turn
+from core.fusion import boost_recent, reciprocal_rank_fusion
+from core.knowledge import (
+    AggregateFunction,
+    AggregateRow,
+    Annotation,
+    AnnotationMatches,
+    AnnotationQuery,
+    CollectionStats,
+    DocumentRecord,
+    SearchHit,
+    Segment,
+    ToolHealth,
+    VectorScope,
+)
 from core.ports import Embeddings
 from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
-from core.text import STOPWORDS, term_root, words
+from core.text import STOPWORDS, normalize_label, term_root, words
 
 DIMENSION = 512
 
@@ -65,40 +79,126 @@ class InMemorySearchBackend:
     def __init__(self) -> None:
         self.segments: dict[str, Segment] = {}
         self.vectors: dict[str, np.ndarray] = {}
+        self.categories: dict[str, str | None] = {}
+        self.annotations: dict[str, list[Annotation]] = {}
+        self.labels: dict[str, np.ndarray] = {}
+        self.units = UnitNormalizer()
         self.fail_with: Exception | None = None
 
     async def upsert_document(
-        self, document: DocumentRecord, segments: Sequence[Segment], embeddings: Embeddings
+        self,
+        document: DocumentRecord,
+        segments: Sequence[Segment],
+        embeddings: Embeddings,
+        annotations: Sequence[Annotation] = (),
     ) -> None:
         await self.delete_document(document.doc_id)
-        for segment, row in zip(segments, np.asarray(embeddings.tolist()), strict=True):
+        rows = (
+            np.asarray(embeddings.tolist(), dtype=np.float32).reshape(len(segments), -1) if segments else []
+        )
+        for segment, row in zip(segments, rows, strict=True):
             self.segments[segment.chunk_id] = segment
-            self.vectors[segment.chunk_id] = row.astype(np.float32)
+            self.vectors[segment.chunk_id] = row
+        self.categories[document.doc_id] = document.category
+        self.annotations[document.doc_id] = list(annotations)
 
     async def delete_document(self, doc_id: str) -> None:
         for chunk_id in [c for c, s in self.segments.items() if s.doc_id == doc_id]:
             del self.segments[chunk_id]
             del self.vectors[chunk_id]
+        self.annotations.pop(doc_id, None)
+        self.categories.pop(doc_id, None)
+
+    async def known_labels(self) -> list[str]:
+        return sorted(self.labels)
+
+    async def upsert_labels(self, labels: Sequence[str], embeddings: Embeddings) -> None:
+        for label, row in zip(labels, np.asarray(embeddings.tolist(), dtype=np.float32), strict=True):
+            self.labels[normalize_label(label)] = row
+
+    def _passes(self, segment: Segment, filters: SearchFilters, kind: str = "segment") -> bool:
+        category = self.categories.get(segment.doc_id)
+        return (
+            segment.kind == kind
+            and _passes(segment, filters)
+            and (not filters.categories or category in filters.categories)
+            and (filters.doc_ids is None or segment.doc_id in filters.doc_ids)
+        )
+
+    def _matching(
+        self, query: AnnotationQuery, filters: SearchFilters, label_vectors: Embeddings | None
+    ) -> list[Annotation]:
+        known = sorted(self.labels)
+        matrix = np.stack([self.labels[k] for k in known]) if known else None
+        vectors = np.asarray(label_vectors.tolist(), dtype=np.float32) if label_vectors is not None else None
+        labels = {
+            term: set(matching_labels(term, known, vectors[i] if vectors is not None else None, matrix))
+            for i, term in enumerate(query.label_terms())
+        }
+        candidates = [
+            a
+            for doc_annotations in self.annotations.values()
+            for a in doc_annotations
+            if (filters.collections is None or a.collection in filters.collections)
+            and (not filters.categories or a.category in filters.categories)
+            and (filters.date_start is None or (a.date is not None and a.date >= filters.date_start))
+            and (filters.date_end is None or (a.date is not None and a.date <= filters.date_end))
+        ]
+        return select(candidates, query, labels, self.units)
+
+    async def annotations_search(
+        self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
+    ) -> AnnotationMatches:
+        matches = self._matching(query, filters, label_vectors)
+        ordered = sorted(matches, key=lambda a: a.date.toordinal() if a.date else 0, reverse=True)
+        return AnnotationMatches(annotations=ordered[:limit], total=len(matches))
+
+    async def annotations_aggregate(
+        self,
+        query: AnnotationQuery,
+        filters: SearchFilters,
+        function: AggregateFunction,
+        field: str | None,
+        group_by: str | None,
+        label_vectors: Embeddings | None,
+    ) -> list[AggregateRow]:
+        return aggregate(self._matching(query, filters, label_vectors), function, field, group_by)
+
+    async def stats(self, filters: SearchFilters) -> CollectionStats:
+        docs = {s.doc_id for s in self.segments.values() if self._passes(s, filters)}
+        categories: dict[str, int] = {}
+        for doc in docs:
+            name = self.categories.get(doc) or "unknown"
+            categories[name] = categories.get(name, 0) + 1
+        annotated = sum(1 for doc in docs if self.annotations.get(doc))
+        return CollectionStats(documents=len(docs), categories=categories, annotated_documents=annotated)
 
     def _text_ranking(self, query: str, filters: SearchFilters, limit: int) -> list[str]:
         terms = set(_terms(query))
         scored = [
             (len(terms & set(_terms(s.title + " " + s.text))), chunk_id)
             for chunk_id, s in self.segments.items()
-            if _passes(s, filters)
+            if self._passes(s, filters)
         ]
         return [c for score, c in sorted(scored, key=lambda p: (-p[0], p[1])) if score > 0][:limit]
 
-    def _vector_ranking(self, vector: np.ndarray, filters: SearchFilters, limit: int) -> list[str]:
+    def _vector_ranking(
+        self, vector: np.ndarray, filters: SearchFilters, limit: int, kind: str = "segment"
+    ) -> list[str]:
         scored = [
-            (float(self.vectors[c] @ vector), c) for c, s in self.segments.items() if _passes(s, filters)
+            (float(self.vectors[c] @ vector), c)
+            for c, s in self.segments.items()
+            if self._passes(s, filters, kind)
         ]
         return [c for _, c in sorted(scored, key=lambda p: (-p[0], p[1]))][:limit]
 
-    def _hits(self, rankings: list[list[str]], vector: np.ndarray, limit: int) -> list[SearchHit]:
+    def _hits(
+        self, rankings: list[list[str]], vector: np.ndarray, limit: int, recency_boost: float = 0.0
+    ) -> list[SearchHit]:
         if self.fail_with is not None:
             raise self.fail_with
         fused = reciprocal_rank_fusion(rankings)
+        fused = boost_recent(fused, {c: self.segments[c].date for c in fused}, recency_boost)
         ranks = [{c: i for i, c in enumerate(r, start=1)} for r in rankings]
         return [
             SearchHit(
@@ -118,22 +218,31 @@ class InMemorySearchBackend:
         return self._hits([self._text_ranking(query, filters, limit), []], vector, limit)
 
     async def search_vector(
-        self, query_vector: Embeddings, filters: SearchFilters, limit: int
+        self, query_vector: Embeddings, filters: SearchFilters, limit: int, scope: VectorScope = "segment"
     ) -> list[SearchHit]:
         vector = np.asarray(query_vector.tolist(), dtype=np.float32).reshape(-1)
-        return self._hits([self._vector_ranking(vector, filters, limit)], vector, limit)
+        return self._hits([self._vector_ranking(vector, filters, limit, scope)], vector, limit)
 
     async def search_hybrid(
-        self, query: str, query_vector: Embeddings, filters: SearchFilters, limit: int
+        self,
+        query: str,
+        query_vector: Embeddings,
+        filters: SearchFilters,
+        limit: int,
+        recency_boost: float = 0.0,
     ) -> list[SearchHit]:
         vector = np.asarray(query_vector.tolist(), dtype=np.float32).reshape(-1)
         rankings = [self._text_ranking(query, filters, limit), self._vector_ranking(vector, filters, limit)]
-        return self._hits(rankings, vector, limit)
+        return self._hits(rankings, vector, limit, recency_boost)
 
     async def health(self) -> ToolHealth:
-        docs = {s.doc_id for s in self.segments.values()}
+        docs = {s.doc_id for s in self.segments.values() if s.kind == "segment"}
         return ToolHealth(
-            backend=self.name, ok=True, detail="dict", documents=len(docs), segments=len(self.segments)
+            backend=self.name,
+            ok=True,
+            detail="dict",
+            documents=len(docs),
+            segments=sum(1 for s in self.segments.values() if s.kind == "segment"),
         )
 
     async def close(self) -> None:
@@ -230,3 +339,24 @@ class InMemoryRegistry:
 
     async def list_documents(self, collection: str | None = None) -> list[DocumentRecord]:
         return [r for r in self.records.values() if collection is None or r.collection == collection]
+
+
+class InMemoryResultSets:
+    """Result sets in a dict."""
+
+    def __init__(self) -> None:
+        self.sets: dict[str, tuple[list[str], list[list[str]]]] = {}
+
+    async def save(self, table: TableResult, rows: Sequence[Sequence[str]], now: dt.datetime) -> str:
+        result_set_id = str(uuid.uuid4())
+        self.sets[result_set_id] = (list(table.columns), [list(r) for r in rows])
+        return result_set_id
+
+    async def page(self, result_set_id: str, offset: int, limit: int) -> TableResult | None:
+        if result_set_id not in self.sets:
+            return None
+        columns, rows = self.sets[result_set_id]
+        shown = rows[offset : offset + limit]
+        return TableResult(
+            columns=columns, rows=shown, total=len(rows), shown=len(shown), result_set_id=result_set_id
+        )

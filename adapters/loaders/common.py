@@ -56,3 +56,8 @@ def text_value(meta: dict[str, Any], key: str) -> str | None:
     """A front-matter string field, stripped; None when absent or empty."""
     value = meta.get(key)
     return str(value).strip() or None if value is not None else None
+
+
+def row_text(columns: list[str], row: list[str]) -> str:
+    """A table row as searchable text: `item: Winter tire; quantity: 4`."""
+    return "; ".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False) if str(v).strip())

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from adapters.loaders.common import document_date, read_front_matter, text_value, title_from_name
-from core.knowledge import LoadedDocument, SourceBlock
+from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 SECTION_SEPARATOR = " > "
 
@@ -26,6 +27,7 @@ class MarkdownLoader:
         lines = body.splitlines()
         headings: list[tuple[int, str]] = []
         blocks: list[SourceBlock] = []
+        tables: list[SourceTable] = []
         first_h1: str | None = None
         tokens = self._parser.parse(body)
         for i, token in enumerate(tokens):
@@ -41,14 +43,34 @@ class MarkdownLoader:
                 continue
             start, end = token.map
             text = "\n".join(lines[start:end]).strip()
+            section = SECTION_SEPARATOR.join(h for _, h in headings) or None
             if text:
-                section = SECTION_SEPARATOR.join(h for _, h in headings) or None
                 blocks.append(SourceBlock(text=text, section=section))
+            if token.type == "table_open":
+                table = _table(tokens, i, section)
+                if table is not None:
+                    tables.append(table)
         title = text_value(meta, "title") or first_h1 or title_from_name(path)
         return LoadedDocument(
             title=title,
             blocks=blocks,
+            tables=tables,
             date=document_date(meta, path),
             url=text_value(meta, "url"),
             media_type="text/markdown",
         )
+
+
+def _table(tokens: list[Token], start: int, section: str | None) -> SourceTable | None:
+    """The rows of the table that opens at `tokens[start]`; the first row is the header."""
+    rows: list[list[str]] = []
+    for token in tokens[start + 1 :]:
+        if token.type == "table_close":
+            break
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type == "inline" and rows:
+            rows[-1].append(token.content.strip())
+    if len(rows) < 2:
+        return None
+    return SourceTable(columns=rows[0], rows=rows[1:], section=section)

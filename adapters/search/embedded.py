@@ -1,68 +1,59 @@
 """The embedded search backend: SQLite FTS5 for BM25 and exact vector search with numpy.
 
-One SQLite file in the data directory holds segments, their embeddings and the FTS5 index.
-One process writes, many read: a reader notices another connection's commit through
-`PRAGMA data_version` and reloads its in-memory vector matrix before the next search.
+One SQLite file in the data directory holds segments, summaries, their embeddings, the FTS5
+index and the annotations. One process writes, many read: a reader notices another
+connection's commit through `PRAGMA data_version` and reloads its vector matrix before the next
+search.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
+from adapters.annotations.units import UnitNormalizer
+from adapters.search.embedded_annotations import AnnotationIndex
 from adapters.search.embedded_index import VectorIndex, fts_query
+from adapters.search.embedded_schema import SCHEMA, SEGMENT_COLUMNS
+from adapters.search.embedded_sql import sql_filters
 from core.concurrency import CpuExecutor
 from core.contracts import SearchFilters
-from core.fusion import reciprocal_rank_fusion
-from core.knowledge import DocumentRecord, SearchHit, Segment, ToolHealth
+from core.fusion import boost_recent, reciprocal_rank_fusion
+from core.knowledge import (
+    AggregateFunction,
+    AggregateRow,
+    Annotation,
+    AnnotationMatches,
+    AnnotationQuery,
+    CollectionStats,
+    DocumentRecord,
+    SearchHit,
+    Segment,
+    ToolHealth,
+    VectorScope,
+)
 from core.ports import Embeddings
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS segments (
-    rowid INTEGER PRIMARY KEY,
-    chunk_id TEXT NOT NULL UNIQUE,
-    doc_id TEXT NOT NULL,
-    collection TEXT NOT NULL,
-    category TEXT,
-    kind TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    section TEXT,
-    page INTEGER,
-    url TEXT,
-    date TEXT,
-    text TEXT NOT NULL,
-    embedding BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS segments_fts USING fts5(
-    title, section, text, content='segments', content_rowid='rowid',
-    tokenize='porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS segments_ai AFTER INSERT ON segments BEGIN
-    INSERT INTO segments_fts(rowid, title, section, text)
-    VALUES (new.rowid, new.title, coalesce(new.section, ''), new.text);
-END;
-CREATE TRIGGER IF NOT EXISTS segments_ad AFTER DELETE ON segments BEGIN
-    INSERT INTO segments_fts(segments_fts, rowid, title, section, text)
-    VALUES ('delete', old.rowid, old.title, coalesce(old.section, ''), old.text);
-END;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
-_COLUMNS = (
-    "s.rowid, s.chunk_id, s.doc_id, s.collection, s.kind, s.position,"
-    " s.title, s.section, s.page, s.url, s.date, s.text"
-)
+R = TypeVar("R")
+
 # BM25 column weights (title, section, text).
-_BM25_WEIGHTS = (2.0, 1.0, 1.0)
+BM25_WEIGHTS = (2.0, 1.0, 1.0)
+
+
+def as_matrix(embeddings: Embeddings) -> np.ndarray:
+    """An `Embeddings` value as a float32 matrix (no copy for numpy input)."""
+    source = embeddings if isinstance(embeddings, np.ndarray) else embeddings.tolist()
+    matrix = np.asarray(source, dtype=np.float32)
+    return matrix.reshape(1, -1) if matrix.ndim == 1 else matrix
 
 
 class EmbeddedSearchBackend:
-    """BM25 (SQLite FTS5) + exact cosine search, fused by RRF, in one file."""
+    """BM25 (SQLite FTS5) + exact cosine search, fused by RRF, and annotations, in one file."""
 
     name = "embedded"
 
@@ -73,9 +64,10 @@ class EmbeddedSearchBackend:
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA busy_timeout=30000")
-        self._db.executescript(_SCHEMA)
+        self._db.executescript(SCHEMA)
         self._check_model(model_name, dimension)
         self._index = VectorIndex(dimension=dimension)
+        self._annotations = AnnotationIndex(units=UnitNormalizer(), dimension=dimension)
         self._seen_version = -1
         self._dirty = True
 
@@ -91,18 +83,28 @@ class EmbeddedSearchBackend:
                 f"not {model_name} ({dimension}): re-ingest into a new THREADWISE_DATA_DIR"
             )
 
+    def _transaction(self, work: Callable[[], None]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                work()
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._dirty = True
+
     async def upsert_document(
-        self, document: DocumentRecord, segments: Sequence[Segment], embeddings: Embeddings
+        self,
+        document: DocumentRecord,
+        segments: Sequence[Segment],
+        embeddings: Embeddings,
+        annotations: Sequence[Annotation] = (),
     ) -> None:
-        """Replace a document's segments with these."""
-        matrix = np.asarray(
-            embeddings.tolist() if not isinstance(embeddings, np.ndarray) else embeddings, dtype=np.float32
-        )
+        """Replace a document's segments, summaries and annotations with these."""
+        matrix = as_matrix(embeddings) if len(segments) else np.zeros((0, self._index.dimension), np.float32)
         if len(segments) != len(matrix):
             raise ValueError(f"{len(segments)} segments but {len(matrix)} embeddings")
-        await self._executor.run(self._write, document, list(segments), matrix)
-
-    def _write(self, document: DocumentRecord, segments: list[Segment], matrix: np.ndarray) -> None:
         rows = [
             (
                 s.chunk_id,
@@ -111,6 +113,8 @@ class EmbeddedSearchBackend:
                 document.category,
                 s.kind,
                 s.position,
+                s.span_start,
+                s.span_end,
                 s.title,
                 s.section,
                 s.page,
@@ -121,64 +125,107 @@ class EmbeddedSearchBackend:
             )
             for i, s in enumerate(segments)
         ]
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute("DELETE FROM segments WHERE doc_id = ?", (document.doc_id,))
-                self._db.executemany(
-                    "INSERT INTO segments (chunk_id, doc_id, collection, category, kind, position, title,"
-                    " section, page, url, date, text, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    rows,
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._dirty = True
+
+        def work() -> None:
+            self._db.execute("DELETE FROM segments WHERE doc_id = ?", (document.doc_id,))
+            self._db.executemany(
+                "INSERT INTO segments (chunk_id, doc_id, collection, category, kind, position, span_start,"
+                " span_end, title, section, page, url, date, text, embedding)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
+            self._annotations.write(self._db, document.doc_id, annotations)
+
+        await self._executor.run(self._transaction, work)
 
     async def delete_document(self, doc_id: str) -> None:
-        """Remove a document's segments."""
-        await self._executor.run(self._delete, doc_id)
+        """Remove everything of a document."""
 
-    def _delete(self, doc_id: str) -> None:
-        with self._lock:
+        def work() -> None:
             self._db.execute("DELETE FROM segments WHERE doc_id = ?", (doc_id,))
-            self._dirty = True
+            self._db.execute("DELETE FROM annotations WHERE doc_id = ?", (doc_id,))
+
+        await self._executor.run(self._transaction, work)
+
+    async def known_labels(self) -> list[str]:
+        """Annotation labels that already have an embedding."""
+        return await self._read(self._annotations.known_labels)
+
+    async def upsert_labels(self, labels: Sequence[str], embeddings: Embeddings) -> None:
+        """Store embeddings of annotation labels, for fuzzy label matching."""
+        matrix = as_matrix(embeddings) if labels else None
+        if matrix is not None:
+            await self._executor.run(
+                self._transaction, lambda: self._annotations.write_labels(self._db, labels, matrix)
+            )
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], R]) -> R:
+        """Run `fn(connection)` on the executor, holding the lock."""
+
+        def locked() -> R:
+            with self._lock:
+                return fn(self._db)
+
+        return await self._executor.run(locked)
 
     async def search_text(
         self, query: str, filters: SearchFilters, limit: int, query_vector: Embeddings
     ) -> list[SearchHit]:
-        """BM25 over title, section and text."""
-        return await self._executor.run(self._hybrid, query, _vector(query_vector), filters, limit, ("bm25",))
+        """BM25 over title, section and text of segments."""
+        return await self._executor.run(self._search, query, _vector(query_vector), filters, limit, ("bm25",))
 
     async def search_vector(
-        self, query_vector: Embeddings, filters: SearchFilters, limit: int
+        self, query_vector: Embeddings, filters: SearchFilters, limit: int, scope: VectorScope = "segment"
     ) -> list[SearchHit]:
-        """Exact cosine search over segment embeddings."""
-        return await self._executor.run(self._hybrid, "", _vector(query_vector), filters, limit, ("vector",))
+        """Exact cosine search over segment or summary embeddings."""
+        return await self._executor.run(
+            self._search, "", _vector(query_vector), filters, limit, ("vector",), scope
+        )
 
     async def search_hybrid(
-        self, query: str, query_vector: Embeddings, filters: SearchFilters, limit: int
+        self,
+        query: str,
+        query_vector: Embeddings,
+        filters: SearchFilters,
+        limit: int,
+        recency_boost: float = 0.0,
     ) -> list[SearchHit]:
         """BM25 and vector search with the same filters, fused by RRF (k = 60)."""
         return await self._executor.run(
-            self._hybrid, query, _vector(query_vector), filters, limit, ("bm25", "vector")
+            self._search,
+            query,
+            _vector(query_vector),
+            filters,
+            limit,
+            ("bm25", "vector"),
+            "segment",
+            recency_boost,
         )
 
-    def _hybrid(
-        self, query: str, vector: np.ndarray, filters: SearchFilters, limit: int, legs: tuple[str, ...]
+    def _search(
+        self,
+        query: str,
+        vector: np.ndarray,
+        filters: SearchFilters,
+        limit: int,
+        legs: tuple[str, ...],
+        scope: str = "segment",
+        recency_boost: float = 0.0,
     ) -> list[SearchHit]:
         with self._lock:
             self._refresh()
             bm25 = self._bm25(query, filters, limit) if "bm25" in legs else []
-            dense = self._index.search(vector, filters, limit) if "vector" in legs else []
-            bm25_rank = {rowid: rank for rank, (rowid, _) in enumerate(bm25, start=1)}
-            bm25_score = dict(bm25)
-            vector_rank = {rowid: rank for rank, (rowid, _) in enumerate(dense, start=1)}
+            dense = self._index.search(vector, filters, limit, scope) if "vector" in legs else []
             fused = reciprocal_rank_fusion([[str(r) for r, _ in bm25], [str(r) for r, _ in dense]])
+            segments = self._segments([int(r) for r in fused])
+            if recency_boost:
+                dates = {str(rowid): segment.date for rowid, segment in segments.items()}
+                fused = boost_recent(fused, dates, recency_boost)
             rowids = [int(r) for r in list(fused)[:limit]]
-            segments = self._segments(rowids)
             cosines = self._index.cosines(vector, rowids)
+        bm25_rank = {rowid: rank for rank, (rowid, _) in enumerate(bm25, start=1)}
+        vector_rank = {rowid: rank for rank, (rowid, _) in enumerate(dense, start=1)}
+        bm25_score = dict(bm25)
         return [
             SearchHit(
                 segment=segments[rowid],
@@ -196,8 +243,8 @@ class EmbeddedSearchBackend:
         match = fts_query(query)
         if not match:
             return []
-        where, params = _sql_filters(filters)
-        weights = ", ".join(str(w) for w in _BM25_WEIGHTS)
+        where, params = sql_filters(filters)
+        weights = ", ".join(str(w) for w in BM25_WEIGHTS)
         sql = (
             f"SELECT s.rowid, -bm25(segments_fts, {weights}) AS score FROM segments_fts"
             " JOIN segments s ON s.rowid = segments_fts.rowid"
@@ -209,7 +256,9 @@ class EmbeddedSearchBackend:
         if not rowids:
             return {}
         marks = ",".join("?" * len(rowids))
-        rows = self._db.execute(f"SELECT {_COLUMNS} FROM segments s WHERE s.rowid IN ({marks})", rowids)
+        rows = self._db.execute(
+            f"SELECT {SEGMENT_COLUMNS} FROM segments s WHERE s.rowid IN ({marks})", rowids
+        )
         return {
             int(r[0]): Segment(
                 chunk_id=r[1],
@@ -217,12 +266,14 @@ class EmbeddedSearchBackend:
                 collection=r[3],
                 kind=r[4],
                 position=r[5],
-                title=r[6],
-                section=r[7],
-                page=r[8],
-                url=r[9],
-                date=r[10],
-                text=r[11],
+                span_start=r[6],
+                span_end=r[7],
+                title=r[8],
+                section=r[9],
+                page=r[10],
+                url=r[11],
+                date=r[12],
+                text=r[13],
             )
             for r in rows
         }
@@ -233,22 +284,65 @@ class EmbeddedSearchBackend:
         if self._dirty or version != self._seen_version:
             self._index.load(
                 self._db.execute(
-                    "SELECT rowid, collection, category, date, embedding FROM segments ORDER BY rowid"
+                    "SELECT rowid, collection, category, date, kind, doc_id, embedding"
+                    " FROM segments ORDER BY rowid"
                 )
             )
             self._seen_version = version
             self._dirty = False
 
+    async def annotations_search(
+        self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
+    ) -> AnnotationMatches:
+        """Facts and rows matching the query; the total is exact."""
+        vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
+        return await self._read(lambda db: self._annotations.search(db, query, filters, limit, vectors))
+
+    async def annotations_aggregate(
+        self,
+        query: AnnotationQuery,
+        filters: SearchFilters,
+        function: AggregateFunction,
+        field: str | None,
+        group_by: str | None,
+        label_vectors: Embeddings | None,
+    ) -> list[AggregateRow]:
+        """count/sum/min/max/avg over every matching annotation, grouped."""
+        vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
+        return await self._read(
+            lambda db: self._annotations.aggregate(db, query, filters, function, field, group_by, vectors)
+        )
+
+    async def stats(self, filters: SearchFilters) -> CollectionStats:
+        """Documents per category and annotated documents, within the filters."""
+
+        def count(db: sqlite3.Connection) -> CollectionStats:
+            where, params = sql_filters(filters)
+            rows = db.execute(
+                f"SELECT coalesce(s.category, 'unknown'), count(DISTINCT s.doc_id) FROM segments s"
+                f" WHERE s.kind = 'segment' {where} GROUP BY 1",
+                params,
+            ).fetchall()
+            categories = {str(c): int(n) for c, n in rows}
+            return CollectionStats(
+                documents=sum(categories.values()),
+                categories=categories,
+                annotated_documents=self._annotations.annotated_documents(db, filters),
+            )
+
+        return await self._read(count)
+
     async def health(self) -> ToolHealth:
         """Counts of documents and segments; ok when the file answers."""
 
-        def counts() -> tuple[int, int]:
-            with self._lock:
-                row = self._db.execute("SELECT count(DISTINCT doc_id), count(*) FROM segments").fetchone()
+        def counts(db: sqlite3.Connection) -> tuple[int, int]:
+            row = db.execute(
+                "SELECT count(DISTINCT doc_id), count(*) FROM segments WHERE kind = 'segment'"
+            ).fetchone()
             return int(row[0]), int(row[1])
 
         try:
-            documents, segments = await self._executor.run(counts)
+            documents, segments = await self._read(counts)
         except sqlite3.Error as exc:
             return ToolHealth(backend=self.name, ok=False, detail=str(exc))
         return ToolHealth(
@@ -266,27 +360,4 @@ class EmbeddedSearchBackend:
 
 
 def _vector(query_vector: Embeddings) -> np.ndarray:
-    array = np.asarray(
-        query_vector if isinstance(query_vector, np.ndarray) else query_vector.tolist(), dtype=np.float32
-    )
-    return array.reshape(-1)
-
-
-def _sql_filters(filters: SearchFilters) -> tuple[str, list[object]]:
-    clauses: list[str] = []
-    params: list[object] = []
-    if filters.collections is not None:
-        clauses.append(
-            f"s.collection IN ({','.join('?' * len(filters.collections))})" if filters.collections else "0"
-        )
-        params.extend(filters.collections)
-    if filters.categories:
-        clauses.append(f"s.category IN ({','.join('?' * len(filters.categories))})")
-        params.extend(filters.categories)
-    if filters.date_start is not None:
-        clauses.append("s.date >= ?")
-        params.append(filters.date_start.isoformat())
-    if filters.date_end is not None:
-        clauses.append("s.date <= ?")
-        params.append(filters.date_end.isoformat())
-    return "".join(f" AND {c}" for c in clauses), params
+    return as_matrix(query_vector).reshape(-1)

@@ -28,32 +28,40 @@ class VectorIndex:
         self.matrix = np.zeros((0, dimension), dtype=np.float32)
         self.collections = np.zeros(0, dtype=object)
         self.categories = np.zeros(0, dtype=object)
+        self.kinds = np.zeros(0, dtype=object)
+        self.doc_ids = np.zeros(0, dtype=object)
         self.dates = np.zeros(0, dtype=np.int64)
 
-    def load(self, rows: Iterable[tuple[int, str, str | None, str | None, bytes]]) -> None:
-        """Replace the index with (rowid, collection, category, iso date, embedding) rows."""
-        rowids, collections, categories, dates, blobs = [], [], [], [], []
-        for rowid, collection, category, date, blob in rows:
+    def load(self, rows: Iterable[tuple[int, str, str | None, str | None, str, str, bytes]]) -> None:
+        """Replace the index with (rowid, collection, category, iso date, kind, doc id, embedding) rows."""
+        rowids, collections, categories, dates, kinds, doc_ids, blobs = [], [], [], [], [], [], []
+        for rowid, collection, category, date, kind, doc_id, blob in rows:
             rowids.append(rowid)
             collections.append(collection)
             categories.append(category)
             dates.append(dt.date.fromisoformat(date).toordinal() if date else -1)
+            kinds.append(kind)
+            doc_ids.append(doc_id)
             blobs.append(blob)
         self.rowids = np.asarray(rowids, dtype=np.int64)
         self.collections = np.asarray(collections, dtype=object)
         self.categories = np.asarray(categories, dtype=object)
+        self.kinds = np.asarray(kinds, dtype=object)
+        self.doc_ids = np.asarray(doc_ids, dtype=object)
         self.dates = np.asarray(dates, dtype=np.int64)
         if blobs:
             self.matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), self.dimension)
         else:
             self.matrix = np.zeros((0, self.dimension), dtype=np.float32)
 
-    def _mask(self, filters: SearchFilters) -> np.ndarray | None:
-        mask: np.ndarray | None = None
+    def _mask(self, filters: SearchFilters, kind: str) -> np.ndarray:
+        mask: np.ndarray = np.asarray(self.kinds == kind)
 
         def both(m: np.ndarray) -> np.ndarray:
-            return m if mask is None else mask & m
+            return np.asarray(mask & m)
 
+        if filters.doc_ids is not None:
+            mask = both(np.isin(self.doc_ids, filters.doc_ids))
         if filters.collections is not None:
             mask = both(np.isin(self.collections, filters.collections))
         if filters.categories:
@@ -64,14 +72,13 @@ class VectorIndex:
             mask = both((self.dates <= filters.date_end.toordinal()) & (self.dates >= 0))
         return mask
 
-    def search(self, vector: np.ndarray, filters: SearchFilters, limit: int) -> list[tuple[int, float]]:
-        """The `limit` nearest rows that pass the filters, as (rowid, cosine), best first."""
+    def search(
+        self, vector: np.ndarray, filters: SearchFilters, limit: int, kind: str = "segment"
+    ) -> list[tuple[int, float]]:
+        """The `limit` nearest rows of `kind` that pass the filters, as (rowid, cosine), best first."""
         if not len(self.rowids) or limit <= 0:
             return []
-        scores = self.matrix @ vector
-        mask = self._mask(filters)
-        if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
+        scores = np.where(self._mask(filters, kind), self.matrix @ vector, -np.inf)
         k = min(limit, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]

@@ -10,10 +10,12 @@ from typing import Literal, Protocol
 
 from core.concurrency import CpuExecutor
 from core.ingest.segmenter import Segmenter
-from core.knowledge import DEFAULT_COLLECTION, DocumentRecord, LoadedDocument, Segment
-from core.ports import Clock, DocumentLoader, DocumentRegistry, Embedder, SearchBackend
+from core.ingest.shape import detect_category, summarize
+from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
+from core.ports import Annotator, Clock, DocumentLoader, DocumentRegistry, Embedder, SearchBackend
+from core.text import normalize_label
 
-Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported"]
+Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed"]
 
 
 class IngestProgress(Protocol):
@@ -32,8 +34,10 @@ class IngestReport:
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     segments: int = 0
+    annotations: int = 0
 
     @property
     def ok(self) -> bool:
@@ -46,6 +50,7 @@ class _Pending:
     path: Path
     record: DocumentRecord
     segments: list[Segment]
+    annotations: list[Annotation]
     outcome: Outcome
 
 
@@ -83,6 +88,7 @@ class Ingestor:
         registry: DocumentRegistry,
         executor: CpuExecutor,
         clock: Clock,
+        annotator: Annotator | None = None,
         source_base_url: str | None = None,
         batch_segments: int = 256,
     ) -> None:
@@ -92,6 +98,8 @@ class Ingestor:
         self._registry = registry
         self._executor = executor
         self._clock = clock
+        self._annotator = annotator
+        self._known_labels: set[str] | None = None
         self._base_url = source_base_url.rstrip("/") + "/" if source_base_url else None
         self._batch = batch_segments
         self._segmenter = Segmenter(
@@ -104,8 +112,12 @@ class Ingestor:
         *,
         collection: str = DEFAULT_COLLECTION,
         progress: IngestProgress | None = None,
+        sync: bool = False,
     ) -> IngestReport:
-        """Ingest every file under `paths` into `collection`; broken files are reported, not fatal."""
+        """Ingest every file under `paths` into `collection`; broken files are reported, not fatal.
+
+        With `sync`, documents of the collection whose files under `paths` are gone are removed.
+        """
         files = discover(paths)
         report = IngestReport()
         if progress:
@@ -118,7 +130,28 @@ class Ingestor:
             if sum(len(p.segments) for p in pending) >= self._batch:
                 await self._flush(pending, report, progress)
         await self._flush(pending, report, progress)
+        if sync:
+            await self._remove_missing(paths, {str(p) for p, _ in files}, collection, report, progress)
         return report
+
+    async def _remove_missing(
+        self,
+        paths: Sequence[Path],
+        present: set[str],
+        collection: str,
+        report: IngestReport,
+        progress: IngestProgress | None,
+    ) -> None:
+        roots = [p.resolve() for p in paths]
+        for record in await self._registry.list_documents(collection):
+            source = Path(record.source_path)
+            under = any(source == root or root in source.parents for root in roots)
+            if under and record.source_path not in present:
+                await self._backend.delete_document(record.doc_id)
+                await self._registry.remove(record.doc_id)
+                report.removed.append(record.source_path)
+                if progress:
+                    progress.advance(source, "removed")
 
     async def _prepare(
         self,
@@ -141,13 +174,25 @@ class Ingestor:
                 return "unchanged"
             loaded = await self._executor.run(loader.load, path)
             record = self._record(path, root, collection, loaded, content_hash)
-            segments = await self._executor.run(self._segmenter.segment, loaded, record)
+            segments, annotations = await self._executor.run(self._shape, loaded, record)
         except Exception as exc:  # a broken file must not stop the run
             report.failed.append((str(path), f"{type(exc).__name__}: {exc}"))
             return "failed"
         outcome: Outcome = "updated" if previous is not None else "added"
-        pending.append(_Pending(path, record, segments, outcome))
+        pending.append(_Pending(path, record, segments, annotations, outcome))
         return None
+
+    def _shape(
+        self, loaded: LoadedDocument, record: DocumentRecord
+    ) -> tuple[list[Segment], list[Annotation]]:
+        """Segments, annotations, category and summaries of one document (CPU work)."""
+        segments = self._segmenter.segment(loaded, record)
+        annotations = self._annotator.annotate(loaded, record, segments) if self._annotator else []
+        record.category = detect_category(loaded, segments, annotations)
+        for annotation in annotations:
+            annotation.category = record.category
+        summaries = summarize(record, segments, self._embedder.count_tokens)
+        return segments + summaries, annotations
 
     async def _flush(
         self, pending: list[_Pending], report: IngestReport, progress: IngestProgress | None
@@ -161,14 +206,15 @@ class Ingestor:
         offset = 0
         for item in pending:
             count = len(item.segments)
-            item.record.segment_count = count
+            item.record.segment_count = sum(1 for s in item.segments if s.kind == "segment")
             item.record.ingested_at = self._clock.now()
             try:
                 await self._backend.delete_document(item.record.doc_id)
                 await self._backend.upsert_document(
-                    item.record, item.segments, _Rows(rows[offset : offset + count])
+                    item.record, item.segments, _Rows(rows[offset : offset + count]), item.annotations
                 )
                 await self._registry.save(item.record)
+                await self._embed_labels(item.annotations)
             except Exception as exc:
                 report.failed.append((str(item.path), f"{type(exc).__name__}: {exc}"))
                 if progress:
@@ -176,11 +222,23 @@ class Ingestor:
                 offset += count
                 continue
             offset += count
-            report.segments += count
+            report.segments += sum(1 for s in item.segments if s.kind == "segment")
+            report.annotations += len(item.annotations)
             getattr(report, item.outcome).append(str(item.path))
             if progress:
                 progress.advance(item.path, item.outcome)
         pending.clear()
+
+    async def _embed_labels(self, annotations: Sequence[Annotation]) -> None:
+        """Embed labels the backend has not seen, for fuzzy label matching ("qty" → "Quantity")."""
+        if self._known_labels is None:
+            self._known_labels = set(await self._backend.known_labels())
+        labels = {a.label for a in annotations if a.kind == "fact"}
+        labels.update(c for a in annotations if a.kind == "row" for c in a.properties)
+        new = sorted(label for label in labels if normalize_label(label) not in self._known_labels)
+        if new:
+            await self._backend.upsert_labels(new, await self._embedder.embed(new))
+            self._known_labels.update(normalize_label(label) for label in new)
 
     def _record(
         self, path: Path, root: Path, collection: str, loaded: LoadedDocument, content_hash: str

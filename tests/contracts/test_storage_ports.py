@@ -10,12 +10,24 @@ from typing import Any
 
 import pytest
 
-from core.contracts import RetrievalRound, SearchFilters, Turn
+from core.contracts import RetrievalRound, SearchFilters, TableResult, Turn
 from core.knowledge import DocumentRecord
 from core.records import ConversationKey, DecisionRecord
-from storage.repositories import SqlConversationStore, SqlDecisionLog, SqlDocumentRegistry, SqlTurnLedger
+from storage.repositories import (
+    SqlConversationStore,
+    SqlDecisionLog,
+    SqlDocumentRegistry,
+    SqlResultSetStore,
+    SqlTurnLedger,
+)
 from tests.conftest import DATABASES, migrated_database
-from tests.fakes import InMemoryConversations, InMemoryDecisions, InMemoryLedger, InMemoryRegistry
+from tests.fakes import (
+    InMemoryConversations,
+    InMemoryDecisions,
+    InMemoryLedger,
+    InMemoryRegistry,
+    InMemoryResultSets,
+)
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 
@@ -29,6 +41,7 @@ async def ports(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             "ledger": InMemoryLedger(),
             "decisions": InMemoryDecisions(),
             "registry": InMemoryRegistry(),
+            "result_sets": InMemoryResultSets(),
         }
         return
     async with migrated_database(request.param, tmp_path, request) as database:
@@ -37,6 +50,7 @@ async def ports(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             "ledger": SqlTurnLedger(database=database),
             "decisions": SqlDecisionLog(database=database),
             "registry": SqlDocumentRegistry(database=database),
+            "result_sets": SqlResultSetStore(database=database),
         }
 
 
@@ -173,3 +187,16 @@ async def test_registry_finds_by_collection_and_path(ports: dict[str, Any]) -> N
     assert [r.doc_id for r in await registry.list_documents("hr")] == ["d1"]
     await registry.remove("d1")
     assert await registry.list_documents() == []
+
+
+async def test_result_sets_page_with_an_exact_total(ports: dict[str, Any]) -> None:
+    store = ports["result_sets"]
+    rows = [[f"R-{i:04d}", f"{i * 1.5:.2f}"] for i in range(257)]
+    table = TableResult(columns=["receipt_id", "total_eur"], rows=rows[:20], total=257, shown=20)
+    result_set_id = await store.save(table, rows, NOW)
+    first = await store.page(result_set_id, 0, 20)
+    last = await store.page(result_set_id, 240, 20)
+    assert (first.total, first.shown, first.rows[0]) == (257, 20, ["R-0000", "0.00"])
+    assert (last.total, last.shown, last.rows[-1]) == (257, 17, ["R-0256", "384.00"])
+    assert first.columns == ["receipt_id", "total_eur"] and first.result_set_id == result_set_id
+    assert await store.page("no-such-set", 0, 20) is None

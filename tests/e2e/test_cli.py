@@ -113,7 +113,7 @@ def test_second_ingest_adds_nothing_and_broken_files_are_reported(
     again = run(["ingest", str(SAMPLE_CORPUS)], env, cwd)
     assert again.returncode == 0, again.stderr
     assert re.search(r"added 0, updated 0, unchanged \d+", again.stderr), again.stderr
-    assert "0 segments written" in again.stderr
+    assert "; 0 segments and 0 annotations written" in again.stderr
 
     (tmp_path / "good.md").write_text("# Good\n\nThe cafeteria opens at 8:00.\n", encoding="utf-8")
     (tmp_path / "broken.md").write_bytes(b"# Broken\n\n\xff\xfe\xfa not utf-8")

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from adapters.loaders.markdown import MarkdownLoader
-from adapters.loaders.text import TextLoader
+from adapters.annotations.extract import Annotator
+from adapters.annotations.units import UnitNormalizer
 from adapters.search.embedded import EmbeddedSearchBackend
+from bots.bootstrap import all_loaders
 from core.clock import FixedClock
 from core.contracts import SearchFilters
 from core.ingest.pipeline import Ingestor
@@ -25,7 +26,8 @@ CLOCK = FixedClock(at=dt.datetime(2026, 11, 21, 9, 0))
 
 def _ingestor(backend: Any, embedder: Any, executor: Any, registry: Any) -> Ingestor:
     return Ingestor(
-        loaders=[MarkdownLoader(), TextLoader()],
+        loaders=all_loaders(),
+        annotator=Annotator(units=UnitNormalizer()),
         embedder=embedder,
         backend=backend,
         registry=registry,
@@ -47,9 +49,9 @@ async def test_sample_corpus_ingests_once_and_updates_changed_files(
     )
     ingestor = _ingestor(backend, real_embedder, executor, SqlDocumentRegistry(database=database))
     first = await ingestor.ingest([corpus])
-    markdown_and_text = [p for p in corpus.rglob("*") if p.suffix in (".md", ".txt")]
+    markdown_and_text = [p for p in corpus.rglob("*") if p.is_file()]
     assert len(first.added) == len(markdown_and_text) and first.ok
-    assert [Path(p).suffix for p in first.unsupported] == [".csv"]
+    assert first.unsupported == [] and first.annotations > 400
     health = await backend.health()
     assert health.documents == len(markdown_and_text) and health.segments == first.segments
 
@@ -123,7 +125,7 @@ async def test_unmigrated_database_is_refused_until_upgraded(
         await db.upgrade()
         await db.ensure_migrated()
         await db.upgrade()  # idempotent
-        assert await db.current_revision() == "0001"
+        assert await db.current_revision() == "0002"
     finally:
         await db.dispose()
         if kind != "sqlite":

@@ -1,0 +1,1 @@
+"""Structured facts and table rows: extraction, units and matching."""

@@ -1,0 +1,52 @@
+"""The embedded backend's SQLite schema: segments and summaries, FTS5, annotations, labels."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS segments (
+    rowid INTEGER PRIMARY KEY,
+    chunk_id TEXT NOT NULL UNIQUE,
+    doc_id TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    category TEXT,
+    kind TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    span_start INTEGER,
+    span_end INTEGER,
+    title TEXT NOT NULL,
+    section TEXT,
+    page INTEGER,
+    url TEXT,
+    date TEXT,
+    text TEXT NOT NULL,
+    embedding BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS segments_fts USING fts5(
+    title, section, text, content='segments', content_rowid='rowid',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS segments_ai AFTER INSERT ON segments WHEN new.kind = 'segment' BEGIN
+    INSERT INTO segments_fts(rowid, title, section, text)
+    VALUES (new.rowid, new.title, coalesce(new.section, ''), new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS segments_ad AFTER DELETE ON segments WHEN old.kind = 'segment' BEGIN
+    INSERT INTO segments_fts(segments_fts, rowid, title, section, text)
+    VALUES ('delete', old.rowid, old.title, coalesce(old.section, ''), old.text);
+END;
+CREATE TABLE IF NOT EXISTS annotations (
+    rowid INTEGER PRIMARY KEY,
+    annotation_id TEXT NOT NULL UNIQUE,
+    doc_id TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    category TEXT,
+    date TEXT,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS annotations_doc ON annotations(doc_id);
+CREATE TABLE IF NOT EXISTS labels (label TEXT PRIMARY KEY, embedding BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+SEGMENT_COLUMNS = (
+    "s.rowid, s.chunk_id, s.doc_id, s.collection, s.kind, s.position, s.span_start, s.span_end,"
+    " s.title, s.section, s.page, s.url, s.date, s.text"
+)
