@@ -14,17 +14,24 @@ from adapters.loaders.markdown import MarkdownLoader
 from adapters.loaders.pdf import PdfLoader
 from adapters.loaders.tabular import DelimitedLoader, JsonLinesLoader
 from adapters.loaders.text import TextLoader
+from adapters.rerankers.cross_encoder import CrossEncoderReranker
 from adapters.search.embedded import EmbeddedSearchBackend
 from bots.settings import Settings
 from core.calibration import Calibration
-from core.clock import SystemClock
+from core.clock import FixedClock, SystemClock
 from core.concurrency import CpuExecutor
 from core.ingest.pipeline import Ingestor
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
 from core.ports import Clock, DocumentLoader, SearchBackend
 from storage.database import Database
-from storage.repositories import SqlConversationStore, SqlDecisionLog, SqlDocumentRegistry, SqlTurnLedger
+from storage.repositories import (
+    SqlConversationStore,
+    SqlDecisionLog,
+    SqlDocumentRegistry,
+    SqlResultSetStore,
+    SqlTurnLedger,
+)
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Storage:
     ledger: SqlTurnLedger
     decisions: SqlDecisionLog
     registry: SqlDocumentRegistry
+    result_sets: SqlResultSetStore
 
     async def close(self) -> None:
         """Dispose of the engine."""
@@ -77,6 +85,7 @@ async def build_storage(settings: Settings, *, migrate_embedded: bool = True) ->
         ledger=SqlTurnLedger(database=database),
         decisions=SqlDecisionLog(database=database),
         registry=SqlDocumentRegistry(database=database),
+        result_sets=SqlResultSetStore(database=database),
     )
 
 
@@ -121,7 +130,7 @@ def build_search_backend(
 
 async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
     """Build every component; loads and warms up the embedding model."""
-    clock = clock or SystemClock()
+    clock = clock or (FixedClock(at=settings.fixed_now) if settings.fixed_now else SystemClock())
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     executor = CpuExecutor(max_workers=settings.cpu_workers)
     storage = await build_storage(settings)
@@ -129,7 +138,19 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
     await embedder.load()
     backend = build_search_backend(settings, executor, embedder)
     calibration = load_calibration(settings)
-    graph = AnswerGraph(backend=backend, embedder=embedder, calibration=calibration, clock=clock)
+    reranker = None
+    if settings.reranker_model:
+        reranker = await CrossEncoderReranker.load(name=settings.reranker_model, executor=executor)
+    graph = AnswerGraph(
+        backend=backend,
+        embedder=embedder,
+        calibration=calibration,
+        clock=clock,
+        result_sets=storage.result_sets,
+        reranker=reranker,
+        reranker_configured=bool(settings.reranker_model),
+        channel_mismatch_probe=settings.channel_mismatch_probe,
+    )
     service = TurnService(
         graph=graph,
         conversations=storage.conversations,

@@ -88,9 +88,7 @@ def _turn_text(question: str, thread: str | None, channel: str | None) -> dict[s
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     thread: Annotated[str | None, typer.Option(help="Continue this conversation thread.")] = None,
-    channel: Annotated[
-        str | None, typer.Option(help="Ask as this channel key (its collections only).")
-    ] = None,
+    channel: Annotated[str | None, typer.Option(help="Ask as this channel key (its collections only).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON.")] = False,
 ) -> None:
     """Ask one question and print the answer with its sources."""
@@ -161,9 +159,7 @@ def chat(
 @app.command()
 def decisions(
     last: Annotated[int, typer.Option(help="How many recent decisions.", min=1)] = 10,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print JSON (an object, or a list when --last > 1).")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (an object, or a list when --last > 1).")] = False,
 ) -> None:
     """Show the most recent router decisions."""
     from bots.bootstrap import build_storage

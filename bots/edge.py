@@ -62,9 +62,7 @@ class EdgeService:
                 return
             except Exception as exc:  # storage or anything outside the graph failed
                 log.exception("turn %s failed before answering", turn.message_key)
-                answer = TurnAnswer(
-                    result=apology(turn, f"{type(exc).__name__}: {exc}"), turn_id="", duplicate=False
-                )
+                answer = TurnAnswer(result=apology(turn, f"{type(exc).__name__}: {exc}"), turn_id="", duplicate=False)
             if answer.duplicate or answer.result is None:
                 return
             try:

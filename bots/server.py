@@ -77,9 +77,7 @@ def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
     teams = TeamsEdge(
         edge=edge,
         app_id=settings.microsoft_app_id,
-        app_password=settings.microsoft_app_password.get_secret_value()
-        if settings.microsoft_app_password
-        else None,
+        app_password=settings.microsoft_app_password.get_secret_value() if settings.microsoft_app_password else None,
         app_type=settings.microsoft_app_type,
         tenant_id=settings.microsoft_app_tenant_id,
     )

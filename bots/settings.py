@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Literal
 
@@ -36,11 +37,11 @@ class Settings(BaseSettings):
     unmapped_channels: Literal["default", "deny"] = "default"
     retention_days: int = Field(default=90, ge=1)
     cpu_workers: int = Field(default=2, ge=1, le=64)
+    channel_mismatch_probe: bool = False
+    fixed_now: dt.datetime | None = None
 
     slack_bot_token: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SLACK_BOT_TOKEN"))
-    slack_signing_secret: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("SLACK_SIGNING_SECRET")
-    )
+    slack_signing_secret: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SLACK_SIGNING_SECRET"))
     slack_app_token: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SLACK_APP_TOKEN"))
     slack_api_url: str | None = None
     microsoft_app_id: str | None = Field(default=None, validation_alias=AliasChoices("MicrosoftAppId"))
@@ -50,9 +51,7 @@ class Settings(BaseSettings):
     microsoft_app_type: Literal["MultiTenant", "SingleTenant", "UserAssignedMSI"] = Field(
         default="MultiTenant", validation_alias=AliasChoices("MicrosoftAppType")
     )
-    microsoft_app_tenant_id: str | None = Field(
-        default=None, validation_alias=AliasChoices("MicrosoftAppTenantId")
-    )
+    microsoft_app_tenant_id: str | None = Field(default=None, validation_alias=AliasChoices("MicrosoftAppTenantId"))
 
     @field_validator("database_url", "elasticsearch_url", "source_base_url", "public_url", "slack_api_url")
     @classmethod

@@ -10,9 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 CONTRACT_VERSION = "1.1.0"
 
 Platform = Literal["slack", "teams", "cli", "api"]
-Intent = Literal[
-    "enumeration", "numeric_lookup", "conceptual", "comparison", "follow_up", "chit_chat", "command"
-]
+Intent = Literal["enumeration", "numeric_lookup", "conceptual", "comparison", "follow_up", "chit_chat", "command"]
 RouteName = Literal["structured", "hybrid", "long_text", "direct", "clarify"]
 EvidenceKind = Literal["segment", "summary", "fact", "row"]
 EvidenceLevel = Literal["high", "medium", "low", "insufficient"]

@@ -25,9 +25,7 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) ->
     return dict(ordered)
 
 
-def boost_recent(
-    fused: Mapping[str, float], dates: Mapping[str, dt.date | None], boost: float
-) -> dict[str, float]:
+def boost_recent(fused: Mapping[str, float], dates: Mapping[str, dt.date | None], boost: float) -> dict[str, float]:
     """Add a bonus of up to `boost` × the best score for newer dates; order only, never relevance."""
     known = [d.toordinal() for d in dates.values() if d is not None]
     if not fused or not known or max(known) == min(known) or boost <= 0:

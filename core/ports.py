@@ -182,9 +182,7 @@ class ConversationStore(Protocol):
 class TurnLedger(Protocol):
     """Exactly-once answering: one claim per message key, with a lease (SPEC section 7)."""
 
-    async def claim(
-        self, turn: Turn, conversation_id: str, now: datetime, lease_seconds: float
-    ) -> TurnClaim: ...
+    async def claim(self, turn: Turn, conversation_id: str, now: datetime, lease_seconds: float) -> TurnClaim: ...
 
     async def mark_answered(self, turn_id: str, now: datetime, reply_id: str | None) -> None: ...
 

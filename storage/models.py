@@ -23,9 +23,7 @@ class ConversationRow(Base):
     """A conversation: (platform, tenant, channel, thread) with its rolling state."""
 
     __tablename__ = "conversations"
-    __table_args__ = (
-        UniqueConstraint("platform", "tenant", "channel_key", "thread", name="uq_conversation_key"),
-    )
+    __table_args__ = (UniqueConstraint("platform", "tenant", "channel_key", "thread", name="uq_conversation_key"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))

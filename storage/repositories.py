@@ -106,9 +106,7 @@ class SqlTurnLedger:
     def __init__(self, *, database: Database) -> None:
         self._db = database
 
-    async def claim(
-        self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float
-    ) -> TurnClaim:
+    async def claim(self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float) -> TurnClaim:
         """Claim a message; a second delivery gets `claimed=False` unless the first lease lapsed."""
         lease = now + dt.timedelta(seconds=lease_seconds)
         async with self._db.sessions() as session:
@@ -185,11 +183,7 @@ class SqlDecisionLog:
         """The `limit` most recent decisions, oldest first."""
         async with self._db.sessions() as session:
             rows = (
-                (
-                    await session.execute(
-                        select(RouterDecisionRow).order_by(RouterDecisionRow.id.desc()).limit(limit)
-                    )
-                )
+                (await session.execute(select(RouterDecisionRow).order_by(RouterDecisionRow.id.desc()).limit(limit)))
                 .scalars()
                 .all()
             )

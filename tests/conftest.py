@@ -17,9 +17,7 @@ from storage.database import Database
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CORPUS = REPO / "examples" / "corpus"
-POSTGRES_URL = os.environ.get(
-    "THREADWISE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-)
+POSTGRES_URL = os.environ.get("THREADWISE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -72,9 +70,7 @@ async def real_embedder(executor: CpuExecutor):  # type: ignore[no-untyped-def]
 
 
 @contextlib.asynccontextmanager
-async def migrated_database(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> AsyncIterator[Database]:
+async def migrated_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
     """A freshly migrated database: a SQLite file, or a private schema on the test PostgreSQL."""
     if kind == "sqlite":
         db = Database(url=f"sqlite+aiosqlite:///{tmp_path / 'threadwise.db'}")

@@ -37,9 +37,7 @@ def write_docx(path: Path) -> Path:
     document.core_properties.title = "Warehouse safety guide"
     document.add_heading("Warehouse safety guide", level=0)
     document.add_heading("Forklifts", level=1)
-    document.add_paragraph(
-        "Only certified drivers may operate a forklift; certification is renewed every two years."
-    )
+    document.add_paragraph("Only certified drivers may operate a forklift; certification is renewed every two years.")
     document.add_heading("Loading docks", level=2)
     document.add_paragraph("Dock doors stay closed when no truck is docked.")
     table = document.add_table(rows=3, cols=3)

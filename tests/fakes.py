@@ -93,9 +93,7 @@ class InMemorySearchBackend:
         annotations: Sequence[Annotation] = (),
     ) -> None:
         await self.delete_document(document.doc_id)
-        rows = (
-            np.asarray(embeddings.tolist(), dtype=np.float32).reshape(len(segments), -1) if segments else []
-        )
+        rows = np.asarray(embeddings.tolist(), dtype=np.float32).reshape(len(segments), -1) if segments else []
         for segment, row in zip(segments, rows, strict=True):
             self.segments[segment.chunk_id] = segment
             self.vectors[segment.chunk_id] = row
@@ -186,9 +184,7 @@ class InMemorySearchBackend:
         self, vector: np.ndarray, filters: SearchFilters, limit: int, kind: str = "segment"
     ) -> list[str]:
         scored = [
-            (float(self.vectors[c] @ vector), c)
-            for c, s in self.segments.items()
-            if self._passes(s, filters, kind)
+            (float(self.vectors[c] @ vector), c) for c, s in self.segments.items() if self._passes(s, filters, kind)
         ]
         return [c for _, c in sorted(scored, key=lambda p: (-p[0], p[1]))][:limit]
 
@@ -276,9 +272,7 @@ class InMemoryLedger:
     def __init__(self) -> None:
         self.rows: dict[str, list[object]] = {}
 
-    async def claim(
-        self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float
-    ) -> TurnClaim:
+    async def claim(self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float) -> TurnClaim:
         lease = now + dt.timedelta(seconds=lease_seconds)
         row = self.rows.get(turn.message_key)
         if row is None:
@@ -357,6 +351,4 @@ class InMemoryResultSets:
             return None
         columns, rows = self.sets[result_set_id]
         shown = rows[offset : offset + limit]
-        return TableResult(
-            columns=columns, rows=shown, total=len(rows), shown=len(shown), result_set_id=result_set_id
-        )
+        return TableResult(columns=columns, rows=shown, total=len(rows), shown=len(shown), result_set_id=result_set_id)

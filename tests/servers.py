@@ -99,9 +99,7 @@ class SlackApiServer(_Recorder):
             )
         if method == "chat.postMessage":
             ts = f"{int(time.time())}.{next(self._ts):06d}"
-            return web.json_response(
-                {"ok": True, "channel": body.get("channel"), "ts": ts, "message": {"ts": ts}}
-            )
+            return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts, "message": {"ts": ts}})
         if method in ("reactions.add", "reactions.remove"):
             return web.json_response({"ok": True})
         return web.json_response({"ok": False, "error": "unknown_method"})

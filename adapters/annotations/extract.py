@@ -70,9 +70,7 @@ class Annotator:
             category=record.category,
         )
 
-    def _table(
-        self, record: DocumentRecord, table: SourceTable, segments: Sequence[Segment]
-    ) -> list[Annotation]:
+    def _table(self, record: DocumentRecord, table: SourceTable, segments: Sequence[Segment]) -> list[Annotation]:
         if len(table.columns) == 2:
             return [
                 self._fact(

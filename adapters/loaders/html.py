@@ -60,9 +60,7 @@ class HtmlLoader:
                 table = _table(node, section)
                 if table:
                     tables.append(table)
-                    blocks.extend(
-                        SourceBlock(text=row_text(table.columns, r), section=section) for r in table.rows
-                    )
+                    blocks.extend(SourceBlock(text=row_text(table.columns, r), section=section) for r in table.rows)
                 continue
             text = _text(node)
             if text:

@@ -74,9 +74,7 @@ class EmbeddedSearchBackend:
     def _check_model(self, model_name: str, dimension: int) -> None:
         rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         if not rows:
-            self._db.execute(
-                "INSERT INTO meta VALUES ('model', ?), ('dimension', ?)", (model_name, str(dimension))
-            )
+            self._db.execute("INSERT INTO meta VALUES ('model', ?), ('dimension', ?)", (model_name, str(dimension)))
         elif rows.get("model") != model_name or rows.get("dimension") != str(dimension):
             raise ValueError(
                 f"the search index was built with {rows.get('model')} ({rows.get('dimension')} dims), "
@@ -178,9 +176,7 @@ class EmbeddedSearchBackend:
         self, query_vector: Embeddings, filters: SearchFilters, limit: int, scope: VectorScope = "segment"
     ) -> list[SearchHit]:
         """Exact cosine search over segment or summary embeddings."""
-        return await self._executor.run(
-            self._search, "", _vector(query_vector), filters, limit, ("vector",), scope
-        )
+        return await self._executor.run(self._search, "", _vector(query_vector), filters, limit, ("vector",), scope)
 
     async def search_hybrid(
         self,
@@ -256,9 +252,7 @@ class EmbeddedSearchBackend:
         if not rowids:
             return {}
         marks = ",".join("?" * len(rowids))
-        rows = self._db.execute(
-            f"SELECT {SEGMENT_COLUMNS} FROM segments s WHERE s.rowid IN ({marks})", rowids
-        )
+        rows = self._db.execute(f"SELECT {SEGMENT_COLUMNS} FROM segments s WHERE s.rowid IN ({marks})", rowids)
         return {
             int(r[0]): Segment(
                 chunk_id=r[1],
@@ -284,8 +278,7 @@ class EmbeddedSearchBackend:
         if self._dirty or version != self._seen_version:
             self._index.load(
                 self._db.execute(
-                    "SELECT rowid, collection, category, date, kind, doc_id, embedding"
-                    " FROM segments ORDER BY rowid"
+                    "SELECT rowid, collection, category, date, kind, doc_id, embedding FROM segments ORDER BY rowid"
                 )
             )
             self._seen_version = version
@@ -336,9 +329,7 @@ class EmbeddedSearchBackend:
         """Counts of documents and segments; ok when the file answers."""
 
         def counts(db: sqlite3.Connection) -> tuple[int, int]:
-            row = db.execute(
-                "SELECT count(DISTINCT doc_id), count(*) FROM segments WHERE kind = 'segment'"
-            ).fetchone()
+            row = db.execute("SELECT count(DISTINCT doc_id), count(*) FROM segments WHERE kind = 'segment'").fetchone()
             return int(row[0]), int(row[1])
 
         try:

@@ -26,8 +26,7 @@ class AnnotationIndex:
         """Replace a document's annotations (inside the caller's transaction)."""
         db.execute("DELETE FROM annotations WHERE doc_id = ?", (doc_id,))
         db.executemany(
-            "INSERT INTO annotations (annotation_id, doc_id, collection, category, date, body)"
-            " VALUES (?,?,?,?,?,?)",
+            "INSERT INTO annotations (annotation_id, doc_id, collection, category, date, body) VALUES (?,?,?,?,?,?)",
             [
                 (
                     a.annotation_id,
@@ -116,7 +115,5 @@ class AnnotationIndex:
         """Documents with at least one annotation, within the filters."""
         where, params = sql_filters(filters, alias="a")
         return int(
-            db.execute(
-                f"SELECT count(DISTINCT a.doc_id) FROM annotations a WHERE 1 = 1 {where}", params
-            ).fetchone()[0]
+            db.execute(f"SELECT count(DISTINCT a.doc_id) FROM annotations a WHERE 1 = 1 {where}", params).fetchone()[0]
         )

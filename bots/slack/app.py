@@ -31,13 +31,9 @@ PROGRESS_REACTION = "hourglass_flowing_sand"
 class SlackEdge:
     """The `/slack/events` endpoint: signature-checked by bolt, answered through `EdgeService`."""
 
-    def __init__(
-        self, *, edge: EdgeService, bot_token: str, signing_secret: str, api_url: str | None
-    ) -> None:
+    def __init__(self, *, edge: EdgeService, bot_token: str, signing_secret: str, api_url: str | None) -> None:
         self._edge = edge
-        client = (
-            AsyncWebClient(token=bot_token, base_url=api_url) if api_url else AsyncWebClient(token=bot_token)
-        )
+        client = AsyncWebClient(token=bot_token, base_url=api_url) if api_url else AsyncWebClient(token=bot_token)
         self.app = AsyncApp(client=client, signing_secret=signing_secret, process_before_response=False)
         self.app.event("app_mention")(self._on_mention)
         self.app.event("message")(self._on_message)
@@ -52,15 +48,11 @@ class SlackEdge:
     async def _ignore(self) -> None:
         return None
 
-    async def _on_mention(
-        self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient
-    ) -> None:
+    async def _on_mention(self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient) -> None:
         if is_from_person(event, context.get("bot_user_id")):
             self._submit(event, context, client)
 
-    async def _on_message(
-        self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient
-    ) -> None:
+    async def _on_message(self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient) -> None:
         if not is_from_person(event, context.get("bot_user_id")):
             return
         if is_direct(event):

@@ -102,9 +102,7 @@ class Ingestor:
         self._known_labels: set[str] | None = None
         self._base_url = source_base_url.rstrip("/") + "/" if source_base_url else None
         self._batch = batch_segments
-        self._segmenter = Segmenter(
-            count_tokens=embedder.count_tokens, max_seq_length=embedder.max_seq_length
-        )
+        self._segmenter = Segmenter(count_tokens=embedder.count_tokens, max_seq_length=embedder.max_seq_length)
 
     async def ingest(
         self,
@@ -182,9 +180,7 @@ class Ingestor:
         pending.append(_Pending(path, record, segments, annotations, outcome))
         return None
 
-    def _shape(
-        self, loaded: LoadedDocument, record: DocumentRecord
-    ) -> tuple[list[Segment], list[Annotation]]:
+    def _shape(self, loaded: LoadedDocument, record: DocumentRecord) -> tuple[list[Segment], list[Annotation]]:
         """Segments, annotations, category and summaries of one document (CPU work)."""
         segments = self._segmenter.segment(loaded, record)
         annotations = self._annotator.annotate(loaded, record, segments) if self._annotator else []
@@ -194,9 +190,7 @@ class Ingestor:
         summaries = summarize(record, segments, self._embedder.count_tokens)
         return segments + summaries, annotations
 
-    async def _flush(
-        self, pending: list[_Pending], report: IngestReport, progress: IngestProgress | None
-    ) -> None:
+    async def _flush(self, pending: list[_Pending], report: IngestReport, progress: IngestProgress | None) -> None:
         """Embed the pending documents' segments in one batch and write each document."""
         if not pending:
             return

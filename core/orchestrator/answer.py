@@ -6,6 +6,7 @@ import re
 
 from core.calibration import Calibration
 from core.contracts import Citation, Coverage, Evidence
+from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.ports import Embedder
 from core.text import key_terms, split_sentences, term_root, words
@@ -26,7 +27,11 @@ class AnswerWriter:
     async def synthesize(self, state: GraphState) -> dict[str, object]:
         """The 2–4 evidence sentences most similar to the question, each with its `[n]`."""
         assert state.intake is not None
-        evidence = state.evidence[: state.budgets.max_evidence]
+        if state.route is not None and state.route.route == "structured" and state.table is not None:
+            return {"draft": structured_draft(state)}
+        evidence = [e for e in state.evidence if e.mode != "structured"][: state.budgets.max_evidence]
+        if not evidence:
+            evidence = state.evidence[: state.budgets.max_evidence]
         candidates = [
             (index, clean)
             for index, item in enumerate(evidence)
@@ -84,12 +89,19 @@ class AnswerWriter:
         cited = {c.chunk_id for c in draft.citations}
         cited_text = " ".join(_cited_text(e) for e in state.evidence if e.chunk_id in cited)
         body = CITATION_MARK.sub("", draft.text)
+        if state.table is not None and state.route is not None and state.route.route == "structured":
+            body += "\n" + "\n".join(" ".join(row) for row in state.table.rows[:5])
         original, revised = state.plan.original_query, state.plan.revised_query
         cosines = await self._embedder.similarity(body, [original, revised])
         terms_original, share_original = _term_share(original, cited_text)
         _, share_revised = _term_share(revised, cited_text)
-        support_original = 0.5 * share_original + 0.5 * self._calibration.calibrated(cosines[0])
-        support_revised = 0.5 * share_revised + 0.5 * self._calibration.calibrated(cosines[1])
+        relevance = [self._calibration.calibrated(c) for c in cosines]
+        if state.route is not None and state.route.route == "structured":
+            # Structured hits meet every explicit filter: the answer is as relevant as they are.
+            cited_relevance = [e.relevance for e in state.evidence if e.chunk_id in cited]
+            relevance = [sum(cited_relevance) / len(cited_relevance)] * 2 if cited_relevance else relevance
+        support_original = 0.5 * share_original + 0.5 * relevance[0]
+        support_revised = 0.5 * share_revised + 0.5 * relevance[1]
         confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         found = _found_terms(terms_original, cited_text)
         missing = [t for t in terms_original if t not in found]

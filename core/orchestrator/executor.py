@@ -1,134 +1,168 @@
-"""Executor: retrieval rounds, evidence assembly, evaluation and recovery (SPEC section 3)."""
+"""Executor: retrieval rounds per route, the date two-pass, evaluation and recovery (SPEC section 3)."""
 
 from __future__ import annotations
 
-import time
-from collections import Counter
-
 from core.calibration import Calibration
-from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, RetrievalRound, SearchFilters
-from core.knowledge import SearchHit
+from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, SearchFilters, TableResult
+from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState, RecoveryStep
-from core.ports import Embedder, SearchBackend
-from core.text import key_terms, snippet
+from core.orchestrator.tables import annotation_table
+from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
+from core.text import key_terms
 
-MAX_CHUNKS_PER_DOCUMENT = 3
+RECENCY_BOOST = 0.3
 
 
 class Executor:
-    """Runs the plan's retrieval rounds against a search backend."""
+    """Runs the plan's retrieval rounds."""
 
-    def __init__(self, *, backend: SearchBackend, embedder: Embedder, calibration: Calibration) -> None:
-        self._backend = backend
+    def __init__(
+        self,
+        *,
+        backend: SearchBackend,
+        embedder: Embedder,
+        calibration: Calibration,
+        clock: Clock,
+        result_sets: ResultSetStore | None = None,
+        reranker: Reranker | None = None,
+        reranker_configured: bool = False,
+    ) -> None:
+        self._tools = RouteTools(backend=backend, embedder=embedder)
         self._embedder = embedder
         self._calibration = calibration
+        self._clock = clock
+        self._result_sets = result_sets
+        self._reranker = reranker
+        self._reranker_configured = reranker_configured
 
     async def retrieve(self, state: GraphState) -> dict[str, object]:
-        """One round; with a date window, in-range hits first and out-of-range only to fill in."""
+        """One round of the route's tools; with a date window, in-range first, out-of-range to fill."""
         assert state.plan is not None
         assert state.route is not None
         plan = state.plan
-        query = plan.revised_query
-        limit = state.budgets.candidates_per_round
         base = SearchFilters(collections=state.collections)
-        started = time.perf_counter()
-        vector = await self._embedder.embed([query])
-        dated = plan.date_start is not None and state.date_filter
-        filters = (
-            base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
-            if dated
-            else base
-        )
-        hits = await self._backend.search_hybrid(query, vector, filters, limit)
-        round_id = len(state.rounds) + 1
-        evidence = self._assemble(hits, round_id, query)
+        dated = (plan.date_start is not None or plan.date_end is not None) and state.date_filter
+        window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
+        round_id = len({r.round_id for r in state.rounds}) + 1
+        result = await self._round(state, window if dated else base, round_id)
         out_of_range = False
-        if dated and self._level(evidence, state) in ("low", "insufficient"):
+        if dated and self._level(result, state) in ("low", "insufficient"):
             # Second pass of the same round (seed 000): out-of-range hits only fill in.
-            extra = await self._backend.search_hybrid(query, vector, base, limit)
-            known = {e.chunk_id for e in evidence}
-            filler = [e for e in self._assemble(extra, round_id, query) if e.chunk_id not in known]
+            extra = await self._round(state, base, round_id)
+            known = {e.chunk_id for e in result.evidence}
+            filler = [e for e in extra.evidence if e.chunk_id not in known]
             out_of_range = bool(filler)
-            evidence = evidence + filler
-            hits = hits + [h for h in extra if h.segment.chunk_id not in known]
-        took = (time.perf_counter() - started) * 1000
-        # Candidates under the score cut-off are kept to show as "best low-relevance matches",
-        # but they are not evidence: they would only dilute the evidence level.
-        cutoff = self._calibration.low
-        relevant = [e for e in evidence if e.relevance >= cutoff]
-        report = RetrievalRound(
-            round_id=round_id,
-            route=state.route.route,
-            tool="search_hybrid",
-            query=query,
-            filters=filters,
-            matches=len(hits),
-            threshold=f"top {limit}, RRF k=60, relevance >= {cutoff:.2f}",
-            took_ms=round(took, 2),
+            if not result.total and extra.total:
+                result.table, result.choices, result.total = extra.table, extra.choices, extra.total
+                result.annotations = extra.annotations
+            result.evidence = result.evidence + filler
+            result.report.matches += extra.report.matches
+        bypassed = False
+        if self._reranker_configured and state.route.route != "structured":
+            if self._reranker is None:
+                bypassed = True  # configured but unavailable: answer without it, and say so
+            else:
+                result.evidence = await self._rerank(plan.revised_query, result.evidence, state.budgets.rerank_pool)
+        relevant = supporting(result.evidence, self._calibration.low)
+        report = result.report.model_copy(
+            update={"threshold": f"{result.report.threshold}; relevance >= {self._calibration.low:.2f}"}
         )
+        table = await self._store(result, state)
         return {
             "rounds": [report],
-            "candidates": evidence,
+            "candidates": result.evidence,
             "evidence": relevant,
             "out_of_range_used": out_of_range and any(e.date is not None for e in relevant),
+            "table": table,
+            "overflow": max(0, table.total - table.shown) if table else 0,
+            "choices": result.choices,
+            "rerank_bypassed": bypassed,
         }
 
-    def _assemble(self, hits: list[SearchHit], round_id: int, query: str) -> list[Evidence]:
-        """Hits → evidence, deduplicated, at most a few chunks per document, best first."""
-        per_doc: Counter[str] = Counter()
-        evidence: list[Evidence] = []
-        seen: set[str] = set()
-        for hit in hits:
-            seg = hit.segment
-            if seg.chunk_id in seen or per_doc[seg.doc_id] >= MAX_CHUNKS_PER_DOCUMENT:
-                continue
-            seen.add(seg.chunk_id)
-            per_doc[seg.doc_id] += 1
-            evidence.append(
-                Evidence(
-                    doc_id=seg.doc_id,
-                    chunk_id=seg.chunk_id,
-                    kind=seg.kind,
-                    text=seg.text,
-                    snippet=snippet(seg.text),
-                    title=seg.title,
-                    section=seg.section,
-                    page=seg.page,
-                    url=seg.url,
-                    date=seg.date,
-                    collection=seg.collection,
-                    round_id=round_id,
-                    query=query,
-                    mode="hybrid",
-                    bm25_rank=hit.bm25_rank,
-                    vector_rank=hit.vector_rank,
-                    rrf_score=hit.rrf_score,
-                    relevance=max(0.0, min(1.0, hit.cosine)),
-                )
-            )
-        return evidence
+    async def _rerank(self, query: str, evidence: list[Evidence], pool: int) -> list[Evidence]:
+        """Cross-encoder probabilities become relevance; the pool is reordered by them."""
+        assert self._reranker is not None
+        head, tail = evidence[:pool], evidence[pool:]
+        scores = await self._reranker.rerank(query, [e.text for e in head])
+        rescored = [
+            e.model_copy(update={"rerank_score": round(p, 6), "relevance": max(0.0, min(1.0, p))})
+            for e, p in zip(head, scores, strict=True)
+        ]
+        return sorted(rescored, key=lambda e: -(e.rerank_score or 0.0)) + tail
 
-    def _level(self, evidence: list[Evidence], state: GraphState) -> EvidenceLevel:
-        if not evidence:
-            return "insufficient"
+    async def _round(self, state: GraphState, filters: SearchFilters, round_id: int) -> RoundResult:
+        assert state.plan is not None
+        assert state.route is not None
+        budgets, route, query = state.budgets, state.route.route, state.plan.revised_query
+        boost = RECENCY_BOOST if state.intake and state.intake.recent_year_window else 0.0
+        limit = budgets.candidates_per_round
+        if route == "structured" and state.structured is not None:
+            return await self._tools.structured(
+                route, state.structured, filters, round_id, budgets.max_rows_per_answer, budgets.max_evidence
+            )
+        vector = await self._embedder.embed([query])
+        if route == "long_text":
+            return await self._tools.long_text(query, vector, filters, limit, round_id, boost)
+        text = await self._tools.text(route, query, vector, filters, limit, round_id, boost)
+        if state.structured is not None and state.structured.query.label_terms() + state.structured.query.text:
+            rows = await self._tools.structured(
+                route, state.structured, filters, round_id, budgets.max_rows_per_answer, 3
+            )
+            if rows.total:
+                text.evidence = rows.evidence + text.evidence
+                text.report.tool = "annotations_search + search_hybrid"
+                text.report.matches += rows.total
+        return text
+
+    async def _store(self, result: RoundResult, state: GraphState) -> TableResult | None:
+        """Keep the full result set when it does not fit in one answer."""
+        table = result.table
+        if table is None or self._result_sets is None or table.total <= table.shown or not result.annotations:
+            return table
+        _, rows = annotation_table(result.annotations)
+        result_set_id = await self._result_sets.save(table, rows, self._clock.now())
+        return table.model_copy(update={"result_set_id": result_set_id})
+
+    def _level(self, result: RoundResult, state: GraphState) -> EvidenceLevel:
+        return self._calibration_level([e.relevance for e in result.evidence], state)
+
+    def _calibration_level(self, relevances: list[float], state: GraphState) -> EvidenceLevel:
+        relevant = [r for r in relevances if r >= self._calibration.low]
+        if not relevant:
+            return "insufficient" if not relevances or max(relevances) < self._calibration.low else "low"
         numeric = state.intake is not None and state.intake.intent == "numeric_lookup"
-        top = evidence[: 1 if numeric else 3]
-        return self._calibration.level(sum(e.relevance for e in top) / len(top))
+        top = relevant[: 1 if numeric else 3]
+        return self._calibration.level(sum(top) / len(top))
 
     async def evaluate(self, state: GraphState) -> dict[str, object]:
         """Evidence level from the mean relevance of the top min(3, n) (top 1 for lookups)."""
-        level = self._level(state.evidence, state)
+        level = self._calibration_level([e.relevance for e in state.evidence], state)
+        if not state.evidence and state.candidates:
+            level = "low" if max(e.relevance for e in state.candidates) >= self._calibration.low else "insufficient"
+        update: dict[str, object] = {"evidence_level": level}
         if state.rounds:
-            last = state.rounds[-1]
             branch = (
-                "EMPTY_SET"
-                if not state.candidates
-                else ("SUCCESS" if level in ("high", "medium") else "LOW_CONFIDENCE")
+                "EMPTY_SET" if not state.candidates else "SUCCESS" if level in ("high", "medium") else "LOW_CONFIDENCE"
             )
-            updated = last.model_copy(update={"branch": branch})
             # The round's branch is known only now; merge_rounds replaces the report.
-            return {"evidence_level": level, "rounds": [updated]}
-        return {"evidence_level": level}
+            update["rounds"] = [state.rounds[-1].model_copy(update={"branch": branch})]
+        return update
+
+
+SUPPORT_MARGIN = 0.2
+
+
+def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
+    """The candidates that support an answer: above the floor and near the best one.
+
+    Unrelated neighbours of one strong passage are kept as candidates (shown as "best
+    low-relevance matches") but are not evidence, so they do not drag the evidence level down.
+    """
+    if not candidates:
+        return []
+    best = max(e.relevance for e in candidates)
+    cut = max(floor, best - SUPPORT_MARGIN)
+    return [e for e in candidates if e.relevance >= cut]
 
 
 def next_recovery(state: GraphState) -> RecoveryStep | None:
@@ -138,7 +172,8 @@ def next_recovery(state: GraphState) -> RecoveryStep | None:
     plan = state.plan
     if plan is None:
         return None
-    if plan.date_start is not None and state.date_filter and "relax_filters" not in state.recoveries:
+    dated = plan.date_start is not None or plan.date_end is not None
+    if dated and state.date_filter and "relax_filters" not in state.recoveries:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"
@@ -159,7 +194,11 @@ def recover(state: GraphState) -> dict[str, object]:
     elif step == "next_route":
         route = state.route
         update["route"] = route.model_copy(
-            update={"route": route.fallbacks[0], "fallbacks": route.fallbacks[1:]}
+            update={
+                "route": route.fallbacks[0],
+                "fallbacks": route.fallbacks[1:],
+                "reason": f"{route.reason}; fell back from {route.route} to {route.fallbacks[0]}",
+            }
         )
     else:
         update["plan"] = state.plan.model_copy(update={"revised_query": _reformulated(state.plan)})

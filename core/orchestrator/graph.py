@@ -16,10 +16,12 @@ from core.errors import GuardrailsViolationError
 from core.orchestrator.answer import AnswerWriter
 from core.orchestrator.executor import Executor, next_recovery, recover
 from core.orchestrator.intake import run_intake
-from core.orchestrator.planner import build_plan, plan_route
+from core.orchestrator.planner import Planner
+from core.orchestrator.probe import ChannelProbe
 from core.orchestrator.respond import build_result
 from core.orchestrator.state import GraphState
-from core.ports import Clock, Embedder, ProgressCallback, SearchBackend
+from core.orchestrator.structured import StructuredPlanner
+from core.ports import Clock, Embedder, ProgressCallback, Reranker, ResultSetStore, SearchBackend
 
 Update = dict[str, Any]
 Node = Callable[[GraphState], Awaitable[Update]]
@@ -36,9 +38,24 @@ class AnswerGraph:
         calibration: Calibration,
         clock: Clock,
         budgets: Budgets | None = None,
+        result_sets: ResultSetStore | None = None,
+        reranker: Reranker | None = None,
+        reranker_configured: bool = False,
+        channel_mismatch_probe: bool = False,
     ) -> None:
-        self._executor = Executor(backend=backend, embedder=embedder, calibration=calibration)
+        self._executor = Executor(
+            backend=backend,
+            embedder=embedder,
+            calibration=calibration,
+            clock=clock,
+            result_sets=result_sets,
+            reranker=reranker,
+            reranker_configured=reranker_configured,
+        )
+        self._planner = Planner(backend=backend, structured=StructuredPlanner(backend=backend, embedder=embedder))
         self._writer = AnswerWriter(embedder=embedder, calibration=calibration)
+        self._probe = ChannelProbe(backend=backend, embedder=embedder, calibration=calibration)
+        self._probe_enabled = channel_mismatch_probe
         self._clock = clock
         self._budgets = budgets or Budgets()
         self._graph = self._build().compile()
@@ -49,9 +66,10 @@ class AnswerGraph:
         *,
         collections: list[str] | None,
         progress: ProgressCallback | None = None,
+        history: str | None = None,
     ) -> OrchestrationResult:
         """Run one turn to completion; node errors end in a safe reply, never an exception."""
-        state = GraphState(turn=turn, collections=collections, budgets=self._budgets)
+        state = GraphState(turn=turn, collections=collections, budgets=self._budgets, history=history)
         config: RunnableConfig = {"configurable": {"progress": progress}, "recursion_limit": 40}
         final = await self._graph.ainvoke(state, config=config)
         result = final["result"]
@@ -63,13 +81,14 @@ class AnswerGraph:
         graph = StateGraph(GraphState)
         nodes: dict[str, Callable[[GraphState], Awaitable[Update]]] = {
             "intake": self._intake,
-            "plan": self._plan,
+            "plan": self._planner.plan,
             "retrieve": self._executor.retrieve,
             "evaluate": self._executor.evaluate,
             "recover": _sync(recover),
             "synthesize": self._writer.synthesize,
             "validate_citations": _sync(self._writer.validate_citations),
             "reflect": self._writer.reflect,
+            "probe": self._probe.probe,
             "respond": self._respond,
         }
         for name, node in nodes.items():
@@ -78,7 +97,8 @@ class AnswerGraph:
         graph.add_conditional_edges("intake", _after_intake, ["plan", "respond"])
         graph.add_conditional_edges("plan", _after_plan, ["retrieve", "respond"])
         graph.add_edge("retrieve", "evaluate")
-        graph.add_conditional_edges("evaluate", _after_evaluate, ["synthesize", "recover", "respond"])
+        graph.add_conditional_edges("evaluate", self._after_evaluate, ["synthesize", "recover", "probe", "respond"])
+        graph.add_edge("probe", "respond")
         graph.add_edge("recover", "retrieve")
         graph.add_edge("synthesize", "validate_citations")
         graph.add_conditional_edges("validate_citations", _after_validate, ["reflect", "respond"])
@@ -88,13 +108,19 @@ class AnswerGraph:
 
     async def _intake(self, state: GraphState) -> Update:
         try:
-            return {"intake": run_intake(state.turn.text)}
+            today = self._clock.now().date()
+            return {"intake": run_intake(state.turn.text, today=today, last_query=state.history)}
         except GuardrailsViolationError as exc:
             return {"guardrail": (exc.reason, exc.safe_reply)}
 
-    async def _plan(self, state: GraphState) -> Update:
-        assert state.intake is not None
-        return {"route": plan_route(state.intake), "plan": build_plan(state.intake)}
+    def _after_evaluate(self, state: GraphState) -> Literal["synthesize", "recover", "probe", "respond"]:
+        if state.errors:
+            return "respond"
+        if state.evidence_level in ("high", "medium"):
+            return "synthesize"
+        if next_recovery(state):
+            return "recover"
+        return "probe" if self._probe_enabled and state.collections is not None else "respond"
 
     async def _respond(self, state: GraphState) -> Update:
         return {"result": build_result(state, self._clock)}
@@ -113,14 +139,6 @@ def _after_plan(state: GraphState) -> Literal["retrieve", "respond"]:
     if state.errors or state.route is None or state.route.route in ("direct", "clarify"):
         return "respond"
     return "retrieve"
-
-
-def _after_evaluate(state: GraphState) -> Literal["synthesize", "recover", "respond"]:
-    if state.errors:
-        return "respond"
-    if state.evidence_level in ("high", "medium"):
-        return "synthesize"
-    return "recover" if next_recovery(state) else "respond"
 
 
 def _after_validate(state: GraphState) -> Literal["reflect", "respond"]:

@@ -9,26 +9,56 @@ import datetime as dt
 import re
 
 from core.contracts import IntakeResult, Intent, NumericConstraint, Signals
-from core.text import key_terms, normalize_text, words
+from core.orchestrator.dates import date_hints
+from core.orchestrator.guardrails import check_injection, redact
+from core.text import STOPWORDS, key_terms, normalize_text, words
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d{2})\b")
 _TOP_K = re.compile(r"\btop\s+(\d{1,3})\b", re.IGNORECASE)
 _LIST_ALL = re.compile(r"\b(list|show|give me)\s+(all|every)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
-_NUMBER = re.compile(
-    r"(?P<op><=|>=|<|>|=|at most|at least|under|over|below|above)?\s*"
-    r"(?P<value>\d+(?:[.,]\d+)?)\s*(?P<unit>mm|cm|m|in|kg|g|lb|kw|w|usd|eur|\$|€|%)?\b",
-    re.IGNORECASE,
-)
+_COMPARATIVES = {
+    "lighter than": ("weight", "<"),
+    "heavier than": ("weight", ">"),
+    "narrower than": ("width", "<"),
+    "wider than": ("width", ">"),
+    "shorter than": ("height", "<"),
+    "taller than": ("height", ">"),
+    "cheaper than": ("price", "<"),
+    "more expensive than": ("price", ">"),
+}
 _OPERATORS = {
     "at most": "<=",
     "under": "<",
     "below": "<",
+    "less than": "<",
     "at least": ">=",
     "over": ">",
     "above": ">",
+    "more than": ">",
+    "greater than": ">",
+    "up to": "<=",
 }
+_OPERATOR_WORDS = "|".join(sorted([*_COMPARATIVES, *_OPERATORS], key=len, reverse=True))
+_NUMBER = re.compile(
+    rf"(?:(?P<label>[a-z]+)\s+)?(?P<op><=|>=|<|>|=|{_OPERATOR_WORDS})?\s*"
+    r"(?P<value>\d+(?:[.,]\d+)?)\s*(?P<unit>mm|cm|m|in|kg|g|lb|kw|w|usd|eur|\$|€|%)?(?![\w.])",
+    re.IGNORECASE,
+)
+_VERB_LABELS = {"weigh": "weight", "weighs": "weight", "cost": "price", "costs": "price", "priced": "price"}
+UNIT_LABELS = {
+    "kg": "weight",
+    "g": "weight",
+    "lb": "weight",
+    "w": "power",
+    "kw": "power",
+    "eur": "total",
+    "usd": "total",
+    "$": "total",
+    "€": "total",
+}
+_PRONOUN = re.compile(r"\b(it|its|they|them|their|those|these|that one|this one)\b", re.IGNORECASE)
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b", re.I)
 _HELP = re.compile(r"^(help|what can you do|how do i use you)\b", re.I)
 _COMMAND = re.compile(r"^(show the rest|more|export( that table)?|new topic)[.!]?$", re.I)
@@ -39,24 +69,51 @@ _NUMERIC = re.compile(
 )
 
 
-def run_intake(text: str) -> IntakeResult:
-    """Understand one message: normalised text, intent, signals, dates and top-k."""
-    normalized = normalize_text(text)
+def run_intake(text: str, *, today: dt.date, last_query: str | None = None) -> IntakeResult:
+    """Understand one message: guardrails, redaction, intent, signals, dates, top-k, ambiguity.
+
+    Raises `GuardrailsViolationError` for a prompt-injection attempt.
+    """
+    check_injection(text)
+    redaction = redact(normalize_text(text))
+    normalized = redaction.text
     coherence, reason = _coherence(normalized)
-    years = sorted({int(y) for y in _YEAR.findall(normalized)})
+    hints = date_hints(normalized, today)
+    signals = _signals(normalized)
+    ambiguity, resolved = _pronouns(normalized, signals, last_query)
     return IntakeResult(
-        original_query=text,
-        normalized_query=normalized,
+        original_query=redact(text).text,
+        normalized_query=resolved,
         intent=_intent(normalized),
-        signals=_signals(normalized),
+        signals=signals,
         coherence=coherence,
         coherence_reason=reason,
-        year_mode="explicit" if years else "none",
-        requested_years=years,
-        date_start=dt.date(years[0], 1, 1) if years else None,
-        date_end=dt.date(years[-1], 12, 31) if years else None,
+        year_mode="explicit" if hints.year_mode == "explicit" else "none",
+        requested_years=hints.requested_years,
+        date_start=hints.date_start,
+        date_end=hints.date_end,
+        recent_year_window=hints.recent_year_window,
         top_k=_top_k(normalized),
+        pii_found=redaction.found,
+        blocking_ambiguity=ambiguity,
     )
+
+
+def _pronouns(text: str, signals: Signals, last_query: str | None) -> tuple[str | None, str]:
+    """A pronoun with nothing to point at blocks; with history it points at the last question."""
+    match = _PRONOUN.search(text)
+    if not match or signals.entities or signals.literals or signals.acronyms:
+        return None, text
+    content = [t for t in signals.key_terms if not t.isdigit()]
+    if len(content) > 2:
+        return None, text
+    if last_query:
+        subject = " ".join(key_terms(last_query))
+        return None, f"{text} ({subject})"
+    return (
+        f"What does “{match.group(0)}” refer to? Name the product, document or topic, "
+        "for example “What is the width of the SunPeak 400?”."
+    ), text
 
 
 def _coherence(text: str) -> tuple[str, str | None]:
@@ -85,15 +142,9 @@ def _intent(text: str) -> Intent:
 def _signals(text: str) -> Signals:
     tokens = words(text)
     entities = [w for i, w in enumerate(tokens) if i > 0 and w[:1].isupper() and not w.isupper()]
+    # A bare number ("SunPeak 400", "2024") is a name or a year, not a constraint.
     numbers = [
-        NumericConstraint(
-            operator=_OPERATORS.get((m.group("op") or "=").lower(), m.group("op") or "="),
-            value=float(m.group("value").replace(",", ".")),
-            unit=(m.group("unit") or None),
-            text=m.group(0).strip(),
-        )
-        for m in _NUMBER.finditer(text)
-        if not _YEAR.fullmatch(m.group("value"))
+        _constraint(m) for m in _NUMBER.finditer(text) if (m.group("op") or m.group("unit")) and not _is_year_or_id(m)
     ]
     return Signals(
         entities=list(dict.fromkeys(entities)),
@@ -101,6 +152,32 @@ def _signals(text: str) -> Signals:
         literals=_QUOTED.findall(text),
         numbers=numbers,
         key_terms=key_terms(text),
+    )
+
+
+def _is_year_or_id(match: re.Match[str]) -> bool:
+    value = match.group("value")
+    return bool(re.fullmatch(r"(19[5-9]\d|20\d{2})", value)) and not match.group("unit")
+
+
+def _constraint(match: re.Match[str]) -> NumericConstraint:
+    """A number with its unit, comparison and the label it constrains ("lighter than 25 kg")."""
+    word = (match.group("label") or "").lower()
+    op_text = (match.group("op") or "=").lower()
+    label, operator = None, _OPERATORS.get(op_text, op_text)
+    if op_text in _COMPARATIVES:
+        label, operator = _COMPARATIVES[op_text]
+    elif word and word not in STOPWORDS:
+        label = _VERB_LABELS.get(word, word)
+    unit = match.group("unit")
+    if label is None and unit:
+        label = UNIT_LABELS.get(unit.lower())
+    return NumericConstraint(
+        label=label,
+        operator=operator if operator in ("<", "<=", "=", ">=", ">") else "=",
+        value=float(match.group("value").replace(",", ".")),
+        unit=unit,
+        text=match.group(0).strip(),
     )
 
 

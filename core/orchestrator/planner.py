@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from core.contracts import ExecutionPlan, IntakeResult, RouteDecision
-
-
-def plan_route(intake: IntakeResult) -> RouteDecision:
-    """Rule-based route selection from the intake's intent."""
-    if intake.intent in ("chit_chat", "command"):
-        return RouteDecision(
-            route="direct", reason=f"{intake.intent}: answered without retrieval", intent=intake.intent
-        )
-    return RouteDecision(
-        route="hybrid",
-        fallbacks=[],
-        reason=f"{intake.intent} question: hybrid BM25 + vector search over document segments",
-        intent=intake.intent,
-    )
+from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
+from core.orchestrator.state import GraphState
+from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
+from core.ports import SearchBackend
 
 
 def build_plan(intake: IntakeResult) -> ExecutionPlan:
@@ -32,3 +21,65 @@ def build_plan(intake: IntakeResult) -> ExecutionPlan:
         date_end=intake.date_end,
         top_k=intake.top_k,
     )
+
+
+class Planner:
+    """Rule-based route selection from intent, signals, category statistics and annotation coverage."""
+
+    def __init__(self, *, backend: SearchBackend, structured: StructuredPlanner) -> None:
+        self._backend = backend
+        self._structured = structured
+
+    async def plan(self, state: GraphState) -> dict[str, object]:
+        """The route, its ordered fallbacks, the reason, and the structured query if any."""
+        intake = state.intake
+        assert intake is not None
+        plan = build_plan(intake)
+        if intake.intent in ("chit_chat", "command"):
+            route = RouteDecision(
+                route="direct", reason=f"{intake.intent}: answered without retrieval", intent=intake.intent
+            )
+            return {"route": route, "plan": plan}
+        filters = SearchFilters(collections=state.collections)
+        stats = await self._backend.stats(filters)
+        inventory = ", ".join(f"{n} {c}" for c, n in sorted(stats.categories.items())) or "no documents"
+        coverage = f"annotation coverage {stats.annotation_coverage:.0%} of {stats.documents} documents ({inventory})"
+        wants_rows = (
+            intake.intent in ("enumeration", "numeric_lookup")
+            or bool(intake.signals.numbers)
+            or aggregate_of(intake.normalized_query)[0] is not None
+        )
+        structured: StructuredQuery | None = None
+        if wants_rows and stats.annotated_documents:
+            structured = await self._structured.build(intake, filters)
+            query = structured.query
+            matches = (
+                await self._structured.count(query, filters)
+                if query.label_terms() or query.text or query.numeric
+                else 0
+            )
+            if matches:
+                route = RouteDecision(
+                    route="structured",
+                    fallbacks=["hybrid", "long_text"],
+                    intent=intake.intent,
+                    reason=f"{intake.intent}: {matches} structured matches; {coverage}",
+                )
+                return {"route": route, "plan": plan, "structured": structured}
+            reason = f"{intake.intent}: no structured match, annotations and text together; {coverage}"
+            route = RouteDecision(route="hybrid", fallbacks=["long_text"], intent=intake.intent, reason=reason)
+        elif intake.intent == "conceptual":
+            route = RouteDecision(
+                route="long_text",
+                fallbacks=["hybrid"],
+                intent=intake.intent,
+                reason=f"conceptual: summaries then segments; {coverage}",
+            )
+        else:
+            route = RouteDecision(
+                route="hybrid",
+                fallbacks=["long_text"],
+                intent=intake.intent,
+                reason=f"{intake.intent}: hybrid text and vector search; {coverage}",
+            )
+        return {"route": route, "plan": plan, "structured": structured}

@@ -15,8 +15,10 @@ INCOHERENT = (
     "Could you rephrase it in a sentence, for example “What is our travel policy?”"
 )
 COMMAND_UNAVAILABLE = "There is no earlier result in this conversation to {command} yet."
-INTERNAL_ERROR = (
-    "Sorry, something went wrong while answering. The team can trace it with reference {reference}."
+INTERNAL_ERROR = "Sorry, something went wrong while answering. The team can trace it with reference {reference}."
+CHANNEL_MISMATCH = (
+    "The documents this channel can read don't answer this, but documents this channel can't read "
+    "might. I can't show those here; ask in a channel that has access, or ask an admin."
 )
 NO_SOURCES = "I found no documents to search in the collections this conversation can read."
 
@@ -24,8 +26,7 @@ NO_SOURCES = "I found no documents to search in the collections this conversatio
 def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[RetrievalRound]) -> str:
     """Seed 000's uncertainty reply: what was searched and the best low-relevance matches."""
     lines = [
-        "I couldn't find enough in the documents to answer this confidently. "
-        "The documents I can read may not cover it."
+        "I couldn't find enough in the documents to answer this confidently. The documents I can read may not cover it."
     ]
     tried = list(dict.fromkeys(queries))
     if tried:

@@ -21,7 +21,9 @@ from core.contracts import (
     Terminal,
 )
 from core.orchestrator import replies
+from core.orchestrator.compose import overflow_question
 from core.orchestrator.state import GraphState
+from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 from core.ports import Clock
 
 
@@ -55,9 +57,7 @@ def decide(state: GraphState) -> Outcome:
         )
     if state.guardrail is not None:
         reason, safe_reply = state.guardrail
-        return Outcome(
-            "GUARDRAIL_BLOCKED", "escalate", "refusal", "fail", "guardrail_blocked", safe_reply, reason
-        )
+        return Outcome("GUARDRAIL_BLOCKED", "escalate", "refusal", "fail", "guardrail_blocked", safe_reply, reason)
     if intake is None or intake.coherence == "incoherent":
         why = intake.coherence_reason if intake else "intake did not complete"
         return Outcome(
@@ -82,6 +82,17 @@ def decide(state: GraphState) -> Outcome:
         if intake.intent == "chit_chat" and not intake.normalized_query.lower().startswith("help"):
             text = replies.GREETING
         return Outcome("SUCCESS", "proceed", "info", "success", "command", text, state.route.reason)
+    if state.mismatch_hits:
+        return Outcome(
+            "CHANNEL_MISMATCH",
+            "escalate",
+            "uncertainty",
+            "success",
+            "channel_mismatch",
+            replies.CHANNEL_MISMATCH,
+            f"{state.mismatch_hits} relevant matches outside this channel's collections",
+            "Ask in a channel that can read those documents, or ask an admin to map this channel.",
+        )
     if not state.candidates:
         return Outcome(
             "EMPTY_SET",
@@ -107,16 +118,29 @@ def decide(state: GraphState) -> Outcome:
             why,
             "Name a document, product or date range to narrow the search.",
         )
+    if state.choices is not None and state.table is not None and state.table.total > OVERFLOW_CLARIFY_ROWS:
+        return Outcome(
+            "SUCCESS",
+            "clarify",
+            "clarification",
+            "success",
+            "overflow_clarify",
+            overflow_question(state),
+            f"{state.table.total} matching rows > {OVERFLOW_CLARIFY_ROWS}; narrow by {state.choices[0]}",
+            f"only {state.choices[1][0][0]}",
+        )
     assert reflection is not None
     band = band_for(reflection.confidence)
+    branch: BranchCode = "RERANK_BYPASSED" if state.rerank_bypassed else "SUCCESS"
+    bypass = "; the configured reranker was unavailable and skipped" if state.rerank_bypassed else ""
     return Outcome(
-        "SUCCESS",
+        branch,
         "proceed",
         "answer",
         "success",
         reason_for_band(band),
         draft.text,
-        f"answered with {len(draft.citations)} citation(s), confidence {reflection.confidence:.2f}",
+        f"answered with {len(draft.citations)} citation(s), confidence {reflection.confidence:.2f}{bypass}",
     )
 
 
@@ -124,6 +148,8 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
     """The `OrchestrationResult` for the decided outcome."""
     outcome = decide(state)
     reflection = state.reflection if outcome.kind == "answer" else None
+    if outcome.final_reason == "overflow_clarify":
+        reflection = state.reflection
     confidence = reflection.confidence if reflection else _fallback_confidence(state)
     band: Band = band_for(confidence)
     answered = outcome.kind == "answer" and state.draft is not None
@@ -162,6 +188,8 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         context_packet=_packet(state, outcome.branch, clock),
         retrieval_report=state.rounds,
         coverage=reflection.coverage if reflection else Coverage(),
+        table=state.table if outcome.kind in ("answer", "clarification") else None,
+        overflow=state.overflow if outcome.kind in ("answer", "clarification") else 0,
         errors=state.errors,
         timings=state.timings,
     )

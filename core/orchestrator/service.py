@@ -16,6 +16,7 @@ from core.contracts import (
 )
 from core.orchestrator import replies
 from core.orchestrator.graph import AnswerGraph
+from core.orchestrator.guardrails import redact
 from core.ports import Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.records import ConversationKey, DecisionRecord
 
@@ -62,21 +63,22 @@ class TurnService:
             platform=turn.platform, tenant=turn.tenant, channel_key=turn.channel_key, thread=turn.thread
         )
         conversation = await self._conversations.open(key, self._clock.now())
-        claim = await self._ledger.claim(turn, conversation.conversation_id, self._clock.now(), LEASE_SECONDS)
+        # Personal data never reaches storage: the ledger keeps the redacted text.
+        stored = turn.model_copy(update={"text": redact(turn.text).text})
+        claim = await self._ledger.claim(stored, conversation.conversation_id, self._clock.now(), LEASE_SECONDS)
         if not claim.claimed:
             return TurnAnswer(result=None, turn_id=claim.turn_id, duplicate=True)
         try:
-            result = await self._graph.run(turn, collections=collections, progress=progress)
+            result = await self._graph.run(
+                turn, collections=collections, progress=progress, history=conversation.last_query
+            )
         except Exception as exc:  # the platform must still get a reply
             log.exception("turn %s failed", turn.message_key)
             result = apology(turn, f"{type(exc).__name__}: {exc}")
-        result = result.model_copy(
-            update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id}
-        )
-        await self._decisions.record(
-            _decision(result, claim.turn_id, conversation.conversation_id, self._clock)
-        )
-        conversation.last_query = result.plan.revised_query
+        result = result.model_copy(update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id})
+        await self._decisions.record(_decision(result, claim.turn_id, conversation.conversation_id, self._clock))
+        if result.kind in ("answer", "clarification"):
+            conversation.last_query = result.plan.revised_query
         conversation.last_route = result.route.route
         conversation.updated_at = self._clock.now()
         await self._conversations.save(conversation)
@@ -93,7 +95,8 @@ class TurnService:
 
 def apology(turn: Turn, error: str) -> OrchestrationResult:
     """The safe reply for a turn whose core run raised."""
-    plan = ExecutionPlan(original_query=turn.text, revised_query=turn.text)
+    text = redact(turn.text).text
+    plan = ExecutionPlan(original_query=text, revised_query=text)
     return OrchestrationResult(
         answer=replies.INTERNAL_ERROR.format(reference=turn.message_key),
         kind="uncertainty",
@@ -117,9 +120,7 @@ def apology(turn: Turn, error: str) -> OrchestrationResult:
     )
 
 
-def _decision(
-    result: OrchestrationResult, turn_id: str, conversation_id: str, clock: Clock
-) -> DecisionRecord:
+def _decision(result: OrchestrationResult, turn_id: str, conversation_id: str, clock: Clock) -> DecisionRecord:
     return DecisionRecord(
         turn_id=turn_id,
         conversation_id=conversation_id,

@@ -18,8 +18,10 @@ from core.contracts import (
     OrchestrationResult,
     RetrievalRound,
     RouteDecision,
+    TableResult,
     Turn,
 )
+from core.orchestrator.structured import StructuredQuery
 
 
 def merge_timings(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:
@@ -65,6 +67,7 @@ class GraphState(BaseModel):
 
     turn: Turn
     collections: list[str] | None = None
+    history: str | None = None
     budgets: Budgets = Field(default_factory=Budgets)
     # intake
     intake: IntakeResult | None = None
@@ -72,6 +75,7 @@ class GraphState(BaseModel):
     # plan / recover
     route: RouteDecision | None = None
     plan: ExecutionPlan | None = None
+    structured: StructuredQuery | None = None
     date_filter: bool = True
     recoveries: list[RecoveryStep] = Field(default_factory=list)
     # retrieve
@@ -79,6 +83,11 @@ class GraphState(BaseModel):
     candidates: list[Evidence] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
     out_of_range_used: bool = False
+    table: TableResult | None = None
+    overflow: int = 0
+    choices: tuple[str, list[tuple[str, int]]] | None = None
+    rerank_bypassed: bool = False
+    mismatch_hits: int = 0
     # evaluate
     evidence_level: EvidenceLevel = "insufficient"
     # synthesize / validate / reflect

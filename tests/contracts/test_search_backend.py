@@ -69,9 +69,7 @@ async def indexed(
     await backend.close()
 
 
-async def index(
-    backend: Any, embedder: Any, doc_id: str, collection: str, date: Any, title: str, text: str
-) -> None:
+async def index(backend: Any, embedder: Any, doc_id: str, collection: str, date: Any, title: str, text: str) -> None:
     record = DocumentRecord(
         doc_id=doc_id,
         collection=collection,

@@ -163,9 +163,7 @@ async def test_aggregates_are_exact(knowledge: tuple[Any, Any], function: str) -
         "max": max,
         "avg": statistics.fmean,
     }[function]
-    assert {r.group["year"]: r.value for r in result} == pytest.approx(
-        {y: reduce(v) for y, v in by_year.items()}
-    )
+    assert {r.group["year"]: r.value for r in result} == pytest.approx({y: reduce(v) for y, v in by_year.items()})
     assert sum(r.count for r in result) == sum(len(v) for v in by_year.values())
 
 

@@ -103,10 +103,7 @@ async def test_ledger_claims_a_message_once(ports: dict[str, Any]) -> None:
 async def test_ledger_concurrent_claims_have_one_winner(ports: dict[str, Any]) -> None:
     conversation = await ports["conversations"].open(KEY, NOW)
     claims = await asyncio.gather(
-        *(
-            ports["ledger"].claim(_turn("teams:activity-1"), conversation.conversation_id, NOW, 300)
-            for _ in range(5)
-        )
+        *(ports["ledger"].claim(_turn("teams:activity-1"), conversation.conversation_id, NOW, 300) for _ in range(5))
     )
     assert sum(c.claimed for c in claims) == 1
     assert len({c.turn_id for c in claims}) == 1
@@ -116,9 +113,7 @@ async def test_ledger_lapsed_lease_or_failure_can_be_reclaimed(ports: dict[str, 
     conversation = await ports["conversations"].open(KEY, NOW)
     ledger = ports["ledger"]
     first = await ledger.claim(_turn(), conversation.conversation_id, NOW, 60)
-    still_leased = await ledger.claim(
-        _turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=30), 60
-    )
+    still_leased = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=30), 60)
     lapsed = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=61), 60)
     assert first.claimed and not still_leased.claimed and lapsed.claimed
     await ledger.mark_failed(first.turn_id, NOW, "post failed")

@@ -122,9 +122,7 @@ async def served(data_dir: Path) -> AsyncIterator[Served]:
         await connector.stop()
 
 
-async def _post_slack(
-    served: Served, body: str, *, headers: dict[str, str] | None = None
-) -> tuple[int, float]:
+async def _post_slack(served: Served, body: str, *, headers: dict[str, str] | None = None) -> tuple[int, float]:
     started = time.monotonic()
     async with (
         aiohttp.ClientSession() as session,

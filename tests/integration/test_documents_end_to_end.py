@@ -67,9 +67,7 @@ async def test_sync_removes_documents_whose_files_are_gone(tmp_path: Path, execu
     assert {s.title for s in backend.segments.values()} == {"a"}
 
 
-async def test_a_30_page_pdf_is_cited_by_page(
-    tmp_path: Path, real_embedder: Any, executor: CpuExecutor
-) -> None:
+async def test_a_30_page_pdf_is_cited_by_page(tmp_path: Path, real_embedder: Any, executor: CpuExecutor) -> None:
     write_pdf(tmp_path / "manual.pdf", pages=30)
     backend = EmbeddedSearchBackend(
         path=tmp_path / "search.sqlite3",

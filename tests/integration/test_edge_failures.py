@@ -36,9 +36,7 @@ async def slack_api() -> AsyncIterator[SlackApiServer]:
 
 async def _serve(edge: EdgeService, slack_api: SlackApiServer) -> tuple[web.AppRunner, str]:
     state = ServerState(ready=True, detail="ready")
-    state.slack = SlackEdge(
-        edge=edge, bot_token="xoxb-test", signing_secret=SECRET, api_url=slack_api.api_url
-    )
+    state.slack = SlackEdge(edge=edge, bot_token="xoxb-test", signing_secret=SECRET, api_url=slack_api.api_url)
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -57,17 +55,13 @@ async def _mention(url: str, ts: str) -> None:
     body = slack_event(event, f"Ev{ts}")
     async with (
         aiohttp.ClientSession() as session,
-        session.post(
-            url + "/slack/events", data=body, headers=slack_signature_headers(SECRET, body)
-        ) as response,
+        session.post(url + "/slack/events", data=body, headers=slack_signature_headers(SECRET, body)) as response,
     ):
         assert response.status == 200
 
 
 @pytest.mark.parametrize("failure", ["search backend", "conversation store"])
-async def test_a_failing_turn_posts_an_apology_with_a_reference(
-    slack_api: SlackApiServer, failure: str
-) -> None:
+async def test_a_failing_turn_posts_an_apology_with_a_reference(slack_api: SlackApiServer, failure: str) -> None:
     backend = InMemorySearchBackend()
     conversations = BrokenConversations() if failure == "conversation store" else InMemoryConversations()
     if failure == "search backend":
@@ -79,9 +73,7 @@ async def test_a_failing_turn_posts_an_apology_with_a_reference(
         decisions=InMemoryDecisions(),
         clock=CLOCK,
     )
-    edge = EdgeService(
-        service=service, conversations=conversations, channel_collections={}, unmapped="default"
-    )
+    edge = EdgeService(service=service, conversations=conversations, channel_collections={}, unmapped="default")
     runner, url = await _serve(edge, slack_api)
     try:
         await _mention(url, "1700000000.000500")

@@ -72,9 +72,7 @@ async def test_sample_corpus_ingests_once_and_updates_changed_files(
     await backend.close()
 
 
-async def test_a_reader_sees_another_writers_documents(
-    tmp_path: Path, real_embedder: Any, executor: Any
-) -> None:
+async def test_a_reader_sees_another_writers_documents(tmp_path: Path, real_embedder: Any, executor: Any) -> None:
     path = tmp_path / "search.sqlite3"
     kwargs = {
         "path": path,
@@ -87,9 +85,7 @@ async def test_a_reader_sees_another_writers_documents(
     query = "how often are tyres checked"
     vector = await real_embedder.embed([query])
     assert await reader.search_hybrid(query, vector, SearchFilters(), 5) == []
-    (tmp_path / "fleet.md").write_text(
-        "# Fleet\n\nDrivers check tyre pressure every week.\n", encoding="utf-8"
-    )
+    (tmp_path / "fleet.md").write_text("# Fleet\n\nDrivers check tyre pressure every week.\n", encoding="utf-8")
     registry = InMemoryRegistry()
     await _ingestor(writer, real_embedder, executor, registry).ingest([tmp_path / "fleet.md"])
     hits = await reader.search_hybrid(query, vector, SearchFilters(), 5)

@@ -44,9 +44,7 @@ def imported_roots(path: Path) -> set[str]:
 def test_package_imports_only_what_it_may(package: str) -> None:
     files = sorted((REPO / package).rglob("*.py"))
     assert files, f"no Python files under {package}/"
-    violations = {
-        str(path.relative_to(REPO)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files
-    }
+    violations = {str(path.relative_to(REPO)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files}
     assert {k: v for k, v in violations.items() if v} == {}
 
 

@@ -68,10 +68,7 @@ def _citation(url: str | None) -> Citation:
 
 
 def test_slack_sources_link_to_the_document() -> None:
-    assert (
-        slack._source(_citation("https://x.example/h"))
-        == "[1] <https://x.example/h|Handbook>, 2025-01-15, §Leave"
-    )
+    assert slack._source(_citation("https://x.example/h")) == "[1] <https://x.example/h|Handbook>, 2025-01-15, §Leave"
     assert teams._source(_citation(None)) == "[1] Handbook, 2025-01-15, §Leave"
 
 

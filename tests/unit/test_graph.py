@@ -110,9 +110,7 @@ async def test_answer_with_citations(world: World) -> None:
     assert result.citations[0].title == "Leave handbook"
     assert result.citations[0].section == "Parental leave"
     assert result.route.route == "hybrid" and result.retrieval_report[0].round_id == 1
-    assert {"intake", "plan", "retrieve", "evaluate", "synthesize", "reflect", "respond"} <= set(
-        result.timings
-    )
+    assert {"intake", "plan", "retrieve", "evaluate", "synthesize", "reflect", "respond"} <= set(result.timings)
     assert 0.0 < result.confidence <= 1.0
     assert result.final_reason.startswith("confidence_")
 

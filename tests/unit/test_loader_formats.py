@@ -42,9 +42,7 @@ def test_html_meta_sections_and_table(tmp_path: Path) -> None:
         dt.date(2024, 9, 1),
         "https://intranet.example/offices",
     )
-    assert ("Rotterdam", "The Rotterdam office is at Wilhelminakade 12.") in [
-        (b.section, b.text) for b in doc.blocks
-    ]
+    assert ("Rotterdam", "The Rotterdam office is at Wilhelminakade 12.") in [(b.section, b.text) for b in doc.blocks]
     assert "- Reception opens at 08:00." in [b.text for b in doc.blocks]
     assert doc.tables[0].rows[1] == ["Leipzig", "+49 341 555 0100", "42"]
 
@@ -70,9 +68,7 @@ def test_jsonl_passages_and_flat_records(tmp_path: Path) -> None:
 
 def test_markdown_tables_are_tables(tmp_path: Path) -> None:
     path = tmp_path / "spec.md"
-    path.write_text(
-        "# Panel\n\n## Size\n\n| Property | Value |\n|---|---|\n| Width | 1,134 mm |\n", encoding="utf-8"
-    )
+    path.write_text("# Panel\n\n## Size\n\n| Property | Value |\n|---|---|\n| Width | 1,134 mm |\n", encoding="utf-8")
     doc = MarkdownLoader().load(path)
     assert doc.tables[0].section == "Size" and doc.tables[0].rows == [["Width", "1,134 mm"]]
 

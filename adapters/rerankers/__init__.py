@@ -1,0 +1,1 @@
+"""Rerankers behind the core's `Reranker` port."""
