@@ -22,6 +22,8 @@ T = TypeVar("T")
 app = typer.Typer(help="Threadwise: answers from your documents, with citations.", no_args_is_help=True)
 db_app = typer.Typer(help="Database migrations.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+eval_app = typer.Typer(help="Evaluate the product on a behaviour set.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
 out = Console()
 err = Console(stderr=True)
 
@@ -194,6 +196,49 @@ def serve(
     settings = _settings()
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     _run(lambda: run_server(settings, host, port))
+
+
+@eval_app.command("behavior")
+def eval_behavior(
+    file: Annotated[Path, typer.Argument(help="A behaviour set (YAML).", exists=True, dir_okay=False)],
+    out: Annotated[Path | None, typer.Option(help="Folder for outputs and per-round reports.")] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory to ingest into (default: a fresh one).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcomes as JSON.")] = False,
+) -> None:
+    """Run a behaviour set; exit 1 when any case fails."""
+    import yaml
+    from pydantic import ValidationError
+
+    from bots.evaluation.behavior import BehaviorRunner, default_out, load_behavior, scratch_dir, write_report
+
+    try:
+        spec = load_behavior(file)
+    except (yaml.YAMLError, ValidationError) as exc:
+        err.print(f"[red]error:[/red] {file} is not a valid behaviour set: {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    folder = out or default_out()
+    settings = _settings().model_copy(
+        update={
+            "data_dir": data_dir or scratch_dir(),
+            "database_url": None,
+            "fixed_now": spec.clock,
+            "channel_mismatch_probe": spec.channel_mismatch_probe,
+            "reranker_model": None,
+        }
+    )
+    runner = BehaviorRunner(spec=spec, base=file.resolve().parent, settings=settings)
+    outcomes = write_report(folder, _run(runner.run))
+    failed = [o for o in outcomes if not o["passed"]]
+    if as_json:
+        sys.stdout.write(json.dumps(outcomes, indent=2) + "\n")
+    for outcome in outcomes:
+        mark = "PASS" if outcome["passed"] else "FAIL"
+        err.print(f"{mark} {outcome['id']}: {outcome['route']} {outcome['branch']} {outcome['kind']}", highlight=False)
+        for problem in outcome["problems"]:
+            err.print(f"     {problem}", markup=False, highlight=False)
+    err.print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed; outputs in {folder}")
+    if failed:
+        raise typer.Exit(1)
 
 
 @db_app.command("upgrade")

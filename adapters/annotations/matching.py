@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -95,7 +96,8 @@ def select(
             continue
         if not all(_contains(annotation, column, needle, labels) for column, needle in query.contains.items()):
             continue
-        if not all(term_root(word) in _haystack(annotation) for word in query.text):
+        haystack = _haystack(annotation)
+        if not all(re.search(rf"\b{re.escape(term_root(word))}", haystack) for word in query.text):
             continue
         out.append(annotation)
     return out

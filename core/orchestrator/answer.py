@@ -105,7 +105,7 @@ class AnswerWriter:
         confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         found = _found_terms(terms_original, cited_text)
         missing = [t for t in terms_original if t not in found]
-        notes = _notes(confidence, missing, state)
+        notes = _notes(confidence, missing, state, cited)
         return {
             "reflection": Reflection(
                 confidence=confidence,
@@ -167,13 +167,20 @@ def _term_share(question: str, cited_text: str) -> tuple[list[str], float]:
     return terms, len(_found_terms(terms, cited_text)) / len(terms)
 
 
-def _notes(confidence: float, missing: list[str], state: GraphState) -> tuple[str | None, str | None]:
+def _notes(confidence: float, missing: list[str], state: GraphState, cited: set[str]) -> tuple[str | None, str | None]:
     """Applicability note (dates) and uncertainty note (what the sources do not cover)."""
     applicability = None
     plan = state.plan
     if state.out_of_range_used and plan is not None and plan.requested_years:
         years = ", ".join(str(y) for y in plan.requested_years)
-        applicability = f"Few sources from {years} matched; some cited sources are from other dates."
+        in_range = any(
+            e.date is not None and e.date.year in plan.requested_years for e in state.evidence if e.chunk_id in cited
+        )
+        applicability = (
+            f"Few sources from {years} matched; some cited sources are from other dates."
+            if in_range
+            else f"No sources from {years} matched; the cited sources are from other dates."
+        )
     elif not state.date_filter and plan is not None and plan.requested_years:
         applicability = "No sources from the requested dates matched; the answer uses other dates."
     uncertainty = None

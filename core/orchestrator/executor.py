@@ -64,10 +64,15 @@ class Executor:
             else:
                 result.evidence = await self._rerank(plan.revised_query, result.evidence, state.budgets.rerank_pool)
         relevant = supporting(result.evidence, self._calibration.low)
+        if state.intake is not None and state.intake.recent_year_window:
+            relevant = most_recent(relevant, state.intake.recent_year_window)
         report = result.report.model_copy(
             update={"threshold": f"{result.report.threshold}; relevance >= {self._calibration.low:.2f}"}
         )
         table = await self._store(result, state)
+        if state.evidence and _strength(state.evidence) > _strength(relevant):
+            # A recovery round that found less keeps the earlier, better evidence.
+            relevant, result.evidence = state.evidence, state.candidates
         return {
             "rounds": [report],
             "candidates": result.evidence,
@@ -104,7 +109,8 @@ class Executor:
         if route == "long_text":
             return await self._tools.long_text(query, vector, filters, limit, round_id, boost)
         text = await self._tools.text(route, query, vector, filters, limit, round_id, boost)
-        if state.structured is not None and state.structured.query.label_terms() + state.structured.query.text:
+        named = state.structured is not None and (state.structured.named_fields or state.structured.query.numeric)
+        if state.structured is not None and named:
             rows = await self._tools.structured(
                 route, state.structured, filters, round_id, budgets.max_rows_per_answer, 3
             )
@@ -150,6 +156,21 @@ class Executor:
 
 
 SUPPORT_MARGIN = 0.2
+
+
+def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
+    """For "latest"/"recent" questions: dated evidence within `years` of the newest one."""
+    dates = [e.date for e in evidence if e.date is not None]
+    if not dates:
+        return evidence
+    newest = max(dates)
+    oldest = newest.replace(year=newest.year - years, day=min(newest.day, 28))
+    return [e for e in evidence if e.date is None or e.date >= oldest]
+
+
+def _strength(evidence: list[Evidence]) -> float:
+    top = sorted((e.relevance for e in evidence), reverse=True)[:3]
+    return sum(top) / len(top) if top else 0.0
 
 
 def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:

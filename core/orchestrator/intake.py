@@ -81,6 +81,8 @@ def run_intake(text: str, *, today: dt.date, last_query: str | None = None) -> I
     hints = date_hints(normalized, today)
     signals = _signals(normalized)
     ambiguity, resolved = _pronouns(normalized, signals, last_query)
+    if resolved != normalized:
+        signals = _signals(resolved)  # the resolved subject is part of what is searched
     return IntakeResult(
         original_query=redact(text).text,
         normalized_query=resolved,
@@ -108,8 +110,7 @@ def _pronouns(text: str, signals: Signals, last_query: str | None) -> tuple[str 
     if len(content) > 2:
         return None, text
     if last_query:
-        subject = " ".join(key_terms(last_query))
-        return None, f"{text} ({subject})"
+        return None, f"{text} ({subject_of(last_query)})"
     return (
         f"What does “{match.group(0)}” refer to? Name the product, document or topic, "
         "for example “What is the width of the SunPeak 400?”."
@@ -153,6 +154,13 @@ def _signals(text: str) -> Signals:
         numbers=numbers,
         key_terms=key_terms(text),
     )
+
+
+def subject_of(question: str) -> str:
+    """What an earlier question was about: its names and model numbers, else its key terms."""
+    tokens = words(question)
+    named = [w for i, w in enumerate(tokens) if i > 0 and (w[:1].isupper() or any(c.isdigit() for c in w))]
+    return " ".join(dict.fromkeys(named)) or " ".join(key_terms(question))
 
 
 def _is_year_or_id(match: re.Match[str]) -> bool:

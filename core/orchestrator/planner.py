@@ -50,22 +50,22 @@ class Planner:
             or aggregate_of(intake.normalized_query)[0] is not None
         )
         structured: StructuredQuery | None = None
-        if wants_rows and stats.annotated_documents:
+        matches = 0
+        if stats.annotated_documents:
             structured = await self._structured.build(intake, filters)
             query = structured.query
-            matches = (
-                await self._structured.count(query, filters)
-                if query.label_terms() or query.text or query.numeric
-                else 0
+            # A question about rows, numbers or aggregates, or one that names a field ("rated power").
+            if (wants_rows or structured.named_fields) and (query.label_terms() or query.text or query.numeric):
+                matches = await self._structured.count(query, filters)
+        if matches and structured is not None:
+            route = RouteDecision(
+                route="structured",
+                fallbacks=["hybrid", "long_text"],
+                intent=intake.intent,
+                reason=f"{intake.intent}: {matches} structured matches; {coverage}",
             )
-            if matches:
-                route = RouteDecision(
-                    route="structured",
-                    fallbacks=["hybrid", "long_text"],
-                    intent=intake.intent,
-                    reason=f"{intake.intent}: {matches} structured matches; {coverage}",
-                )
-                return {"route": route, "plan": plan, "structured": structured}
+            return {"route": route, "plan": plan, "structured": structured}
+        if wants_rows and stats.annotated_documents:
             reason = f"{intake.intent}: no structured match, annotations and text together; {coverage}"
             route = RouteDecision(route="hybrid", fallbacks=["long_text"], intent=intake.intent, reason=reason)
         elif intake.intent == "conceptual":

@@ -160,6 +160,12 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         coherence=intake.coherence if intake else "incoherent",
         coherence_reason=intake.coherence_reason if intake else None,
     )
+    if state.route is None and intake is not None and intake.blocking_ambiguity:
+        state = state.model_copy(
+            update={
+                "route": RouteDecision(route="clarify", reason="blocking ambiguity at intake", intent=intake.intent)
+            }
+        )
     route = state.route or RouteDecision(
         route="direct",
         reason="ended at intake: " + outcome.reason,

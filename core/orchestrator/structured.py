@@ -21,6 +21,21 @@ _AGGREGATES: list[tuple[re.Pattern[str], AggregateFunction]] = [
 ]
 _GROUP = re.compile(r"\b(?:per|by|each)\s+([a-z_]+)\b|\b(yearly|annually)\b", re.I)
 _MONEY_LABELS = ("total", "amount", "price", "cost")
+ABBREVIATION = 4
+# Adjectives and verbs that name a field: "how heavy" asks for the weight.
+_FIELD_WORDS = {
+    "heavy": "weight",
+    "weigh": "weight",
+    "weighs": "weight",
+    "wide": "width",
+    "tall": "height",
+    "high": "height",
+    "deep": "depth",
+    "thick": "depth",
+    "powerful": "power",
+    "efficient": "efficiency",
+    "long": "length",
+}
 # Words that name the request, not its content.
 _GENERIC = {
     "list",
@@ -57,6 +72,7 @@ class StructuredQuery(Contract):
     field: str | None = None
     group_by: str | None = None
     notes: list[str] = Field(default_factory=list)
+    named_fields: list[str] = Field(default_factory=list)
 
 
 class StructuredPlanner:
@@ -82,8 +98,9 @@ class StructuredPlanner:
         text: list[str] = []
         notes: list[str] = []
         constraint_words = {w.lower() for n in intake.signals.numbers for w in re.findall(r"[\w$€]+", n.text)}
-        for term in intake.signals.key_terms:
-            if (term.isdigit() and len(term) == 4) or term in _GENERIC or term in constraint_words:
+        for word in intake.signals.key_terms:
+            term = _FIELD_WORDS.get(word, word)
+            if (term.isdigit() and len(term) == 4) or term in _GENERIC or word in constraint_words:
                 continue
             _, matched = await self._count(AnnotationQuery(labels=[term]), filters)
             lexical = any(_lexically(term, label) for label in matched)
@@ -92,8 +109,8 @@ class StructuredPlanner:
                 labels.append(term)
             elif values:
                 text.append(term)
-            elif matched:
-                labels.append(term)
+            elif matched and len(term) <= ABBREVIATION:
+                labels.append(term)  # "qty": an abbreviation matched by meaning
             else:
                 notes.append(f"“{term}” matches no field or value")
         numeric = [await self._numeric(n.label, n.operator, n.value, n.unit, filters) for n in intake.signals.numbers]
@@ -104,9 +121,17 @@ class StructuredPlanner:
         if function and function != "count":
             numeric_labels_found = [label for label in labels if await self._has_numbers(label, filters)]
             aggregate_field = numeric_labels_found[0] if numeric_labels_found else await self._money_field(filters)
+        named_fields = list(labels)
         # An aggregate counts rows; naming fields only narrows them to rows that have the field.
         query = AnnotationQuery(labels=[] if function else labels, numeric=numeric, text=text)
-        return StructuredQuery(query=query, function=function, field=aggregate_field, group_by=group_by, notes=notes)
+        return StructuredQuery(
+            query=query,
+            function=function,
+            field=aggregate_field,
+            group_by=group_by,
+            notes=notes,
+            named_fields=named_fields + [n.label for n in numeric if n.label],
+        )
 
     async def _numeric(
         self, label: str | None, operator: str, value: float, unit: str | None, filters: SearchFilters

@@ -1,0 +1,1 @@
+"""Evaluation commands: behaviour sets (and, later, retrieval benchmarks)."""

@@ -1,0 +1,209 @@
+"""`threadwise eval behavior FILE`: the reviewed behaviour set, run through the real product."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, Field
+
+from bots.bootstrap import App, build_app
+from bots.settings import Settings
+from core.access import readable_collections
+from core.contracts import OrchestrationResult, Turn
+from core.orchestrator.graph import AnswerGraph
+from core.orchestrator.service import TurnService
+
+
+class Expectation(BaseModel):
+    """What a case must show; every field is optional, lists mean "any of"."""
+
+    route: str | list[str] | None = None
+    branch: str | list[str] | None = None
+    kind: str | list[str] | None = None
+    band: str | list[str] | None = None
+    final_reason: str | list[str] | None = None
+    cites: list[str] = Field(default_factory=list)
+    cites_only: list[str] = Field(default_factory=list)
+    answer_contains: list[str] = Field(default_factory=list)
+    answer_excludes: list[str] = Field(default_factory=list)
+    table_total: int | None = None
+    table_shown: int | None = None
+    table_columns: list[str] = Field(default_factory=list)
+    overflow: int | None = None
+    years: list[int] | None = None
+    citations_min: int | None = None
+    notes_contains: list[str] = Field(default_factory=list)
+    redacted: list[str] = Field(default_factory=list)
+
+
+class Case(BaseModel):
+    """One reviewed question, with the thread before it."""
+
+    id: str
+    question: str
+    history: list[str] = Field(default_factory=list)
+    channel: str | None = None
+    reranker: str | None = None
+    expect: Expectation
+
+
+class CorpusEntry(BaseModel):
+    path: str
+    collection: str = "default"
+
+
+class BehaviorSet(BaseModel):
+    """The whole file."""
+
+    corpus: list[CorpusEntry]
+    clock: dt.datetime
+    channels: dict[str, list[str]] = Field(default_factory=dict)
+    channel_mismatch_probe: bool = False
+    cases: list[Case]
+
+
+def check(case: Case, result: OrchestrationResult, sources: dict[str, str]) -> list[str]:
+    """Every way `result` differs from the case's expectation (empty when it passes)."""
+    expect, problems = case.expect, []
+    for name in ("route", "branch", "kind", "band", "final_reason"):
+        wanted = getattr(expect, name)
+        actual = result.route.route if name == "route" else getattr(result, name)
+        if wanted is not None and actual not in ([wanted] if isinstance(wanted, str) else wanted):
+            problems.append(f"{name}: expected {wanted}, got {actual}")
+    cited = {sources.get(c.doc_id, c.doc_id) for c in result.citations} | {c.title for c in result.citations}
+    problems += [f"does not cite {name}" for name in expect.cites if name not in cited]
+    if expect.cites_only:
+        stray = {sources.get(c.doc_id, c.doc_id) for c in result.citations} - set(expect.cites_only)
+        problems += [f"cites {name}, outside {expect.cites_only}" for name in sorted(stray)]
+    text = result.answer.lower()
+    problems += [f"answer lacks “{s}”" for s in expect.answer_contains if s.lower() not in text]
+    problems += [f"answer contains “{s}”" for s in expect.answer_excludes if s.lower() in text]
+    table = result.table
+    for name, wanted in (("total", expect.table_total), ("shown", expect.table_shown)):
+        actual = getattr(table, name) if table else None
+        if wanted is not None and actual != wanted:
+            problems.append(f"table {name}: expected {wanted}, got {actual}")
+    if expect.table_columns and (table is None or not set(expect.table_columns) <= set(table.columns)):
+        problems.append(f"table columns: expected {expect.table_columns}, got {table.columns if table else None}")
+    if expect.overflow is not None and result.overflow != expect.overflow:
+        problems.append(f"overflow: expected {expect.overflow}, got {result.overflow}")
+    if expect.years is not None:
+        years = sorted({c.date.year for c in result.citations if c.date})
+        if years != expect.years:
+            problems.append(f"cited years: expected {expect.years}, got {years}")
+    notes = " ".join(n for n in (result.applicability_note, result.uncertainty_note) if n).lower()
+    problems += [f"notes lack “{s}”" for s in expect.notes_contains if s.lower() not in notes]
+    dumped = result.model_dump_json()
+    problems += [f"“{s}” was not redacted" for s in expect.redacted if s in dumped]
+    if expect.citations_min is not None and len(result.citations) < expect.citations_min:
+        problems.append(f"citations: expected at least {expect.citations_min}, got {len(result.citations)}")
+    return problems
+
+
+class BehaviorRunner:
+    """Ingests the set's corpus into a data directory and asks every case through the turn service."""
+
+    def __init__(self, *, spec: BehaviorSet, base: Path, settings: Settings) -> None:
+        self._spec = spec
+        self._base = base
+        self._settings = settings
+
+    async def run(self) -> list[dict[str, Any]]:
+        """Run every case; each outcome carries its full result for the report."""
+        app = await build_app(self._settings)
+        try:
+            for entry in self._spec.corpus:
+                report = await app.ingestor.ingest([(self._base / entry.path).resolve()], collection=entry.collection)
+                if not report.ok:
+                    raise RuntimeError(f"behaviour corpus failed to ingest: {report.failed}")
+            sources = {r.doc_id: Path(r.relative_path).name for r in await app.storage.registry.list_documents()}
+            return [await self._case(app, case, sources) for case in self._spec.cases]
+        finally:
+            await app.close()
+
+    def _service(self, app: App, case: Case) -> TurnService:
+        if case.reranker != "unavailable":
+            return app.service
+        graph = AnswerGraph(
+            backend=app.backend,
+            embedder=app.embedder,
+            calibration=app.calibration,
+            clock=app.clock,
+            result_sets=app.storage.result_sets,
+            reranker=None,
+            reranker_configured=True,
+        )
+        storage = app.storage
+        return TurnService(
+            graph=graph,
+            conversations=storage.conversations,
+            ledger=storage.ledger,
+            decisions=storage.decisions,
+            clock=app.clock,
+        )
+
+    async def _case(self, app: App, case: Case, sources: dict[str, str]) -> dict[str, Any]:
+        service = self._service(app, case)
+        thread = f"behavior-{case.id}-{uuid.uuid4().hex[:8]}"
+        collections = readable_collections(case.channel, self._spec.channels, self._settings.unmapped_channels)
+        result: OrchestrationResult | None = None
+        for text in [*case.history, case.question]:
+            turn = Turn(
+                platform="cli",
+                tenant="behavior",
+                channel_key=case.channel or "cli",
+                thread=thread,
+                user="reviewer",
+                message_key=f"cli:{uuid.uuid4()}",
+                text=text,
+                received_at=app.clock.now(),
+            )
+            answer = await service.answer(turn, collections=collections)
+            result = answer.result
+        assert result is not None
+        problems = check(case, result, sources)
+        return {
+            "result": result.model_dump(mode="json"),
+            "id": case.id,
+            "passed": not problems,
+            "problems": problems,
+            "route": result.route.route,
+            "branch": result.branch,
+            "kind": result.kind,
+            "band": result.band,
+            "citations": [sources.get(c.doc_id, c.doc_id) for c in result.citations],
+            "rounds": [r.model_dump(mode="json") for r in result.retrieval_report],
+        }
+
+
+def load_behavior(path: Path) -> BehaviorSet:
+    """Read and validate a behaviour file."""
+    return BehaviorSet.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def default_out() -> Path:
+    """A fresh folder for one run's outputs."""
+    return Path("behavior-results") / dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+
+
+def scratch_dir() -> Path:
+    """A throwaway data directory, so a run never touches the operator's index."""
+    return Path(tempfile.mkdtemp(prefix="threadwise-behavior-"))
+
+
+def write_report(out: Path, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One JSON file per case (its full result) and `summary.json`; returns the outcomes without results."""
+    out.mkdir(parents=True, exist_ok=True)
+    summary = []
+    for outcome in outcomes:
+        result = outcome.pop("result")
+        (out / f"{outcome['id']}.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+        summary.append(outcome)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return summary
