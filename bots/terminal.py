@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from core.contracts import Citation, OrchestrationResult
+from core.contracts import Citation, OrchestrationResult, TableResult
 from core.ingest.pipeline import IngestReport, Outcome
 from core.records import DecisionRecord
 
@@ -26,9 +26,22 @@ def source_line(citation: Citation) -> str:
     return f"{line} — {citation.url}" if citation.url else line
 
 
+def table_text(table: TableResult, limit: int = 20) -> str:
+    """A table as aligned plain text (terminal, Slack code block)."""
+    rows = [table.columns, *table.rows[:limit]]
+    widths = [max(len(str(row[i])) if i < len(row) else 0 for row in rows) for i in range(len(table.columns))]
+    lines = ["  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    if table.total > min(limit, len(table.rows)):
+        lines.append(f"({table.total - min(limit, len(table.rows))} more rows)")
+    return "\n".join(lines)
+
+
 def render_answer(result: OrchestrationResult) -> str:
-    """The plain-text reply: answer, notes, Sources."""
+    """The plain-text reply: answer, table, notes, Sources."""
     lines = [result.answer]
+    if result.table is not None and result.kind == "answer":
+        lines.append("\n" + table_text(result.table))
     for note in (result.applicability_note, result.uncertainty_note):
         if note:
             lines.append(f"\nNote: {note}")

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from bots.terminal import table_text
 from core.contracts import Citation, OrchestrationResult, Turn
 
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
@@ -86,6 +87,8 @@ def _source(citation: Citation) -> str:
 def result_to_text(result: OrchestrationResult) -> str:
     """The reply as Slack mrkdwn text: answer, notes, then the Sources list."""
     lines = [result.answer]
+    if result.table is not None and result.kind == "answer":
+        lines.append("```\n" + table_text(result.table) + "\n```")
     lines.extend(f"_{note}_" for note in (result.applicability_note, result.uncertainty_note) if note)
     if result.citations:
         lines.append("*Sources*")

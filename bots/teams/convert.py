@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from core.contracts import Citation, OrchestrationResult, Turn
+from core.contracts import Citation, OrchestrationResult, TableResult, Turn
 
 _AT_TAG = re.compile(r"<at>[^<]*</at>", re.IGNORECASE)
 
@@ -57,6 +57,17 @@ def activity_to_turn(activity: dict[str, Any]) -> Turn | None:
     )
 
 
+def markdown_table(table: TableResult, limit: int = 20) -> str:
+    """A table as Markdown, which Teams renders."""
+
+    def row(cells: list[str]) -> str:
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    lines = [row(table.columns), "|" + "---|" * len(table.columns)]
+    lines.extend(row(r) for r in table.rows[:limit])
+    return "\n".join(lines)
+
+
 def _source(citation: Citation) -> str:
     title = f"[{citation.title}]({citation.url})" if citation.url else citation.title
     parts = [f"[{citation.n}] {title}"]
@@ -72,6 +83,8 @@ def _source(citation: Citation) -> str:
 def result_to_text(result: OrchestrationResult) -> str:
     """The reply as Teams markdown: answer, notes, then the Sources list."""
     lines = [result.answer]
+    if result.table is not None and result.kind == "answer":
+        lines.append(markdown_table(result.table))
     lines.extend(f"*{note}*" for note in (result.applicability_note, result.uncertainty_note) if note)
     if result.citations:
         lines.append("**Sources**")

@@ -23,7 +23,8 @@ def _citations(evidence: list[Evidence]) -> tuple[dict[str, int], list[Citation]
                 doc_id=item.doc_id,
                 chunk_id=item.chunk_id,
                 title=item.title,
-                date=item.date,
+                # A row's own date (a receipt's) is in the table; the source is the whole file.
+                date=None if item.kind == "row" else item.date,
                 section=item.section,
                 page=item.page,
                 url=item.url,

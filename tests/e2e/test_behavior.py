@@ -1,0 +1,83 @@
+"""`threadwise eval behavior`: the committed set passes, a failing case fails the run, reruns agree."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.e2e
+BEHAVIOR = REPO / "examples" / "behavior"
+
+
+def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    return subprocess.run(
+        ["threadwise", "eval", "behavior", *args],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_the_committed_behaviour_set_passes(tmp_path: Path) -> None:
+    done = run([str(BEHAVIOR / "cases.yaml"), "--out", str(tmp_path / "out")], tmp_path)
+    assert done.returncode == 0, done.stderr[-4000:]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert len(summary) >= 40 and all(case["passed"] for case in summary)
+    assert {case["route"] for case in summary} >= {"structured", "hybrid", "long_text", "direct", "clarify"}
+    branches = {case["branch"] for case in summary}
+    assert branches >= {
+        "SUCCESS",
+        "LOW_CONFIDENCE",
+        "EMPTY_SET",
+        "CHANNEL_MISMATCH",
+        "RERANK_BYPASSED",
+        "GUARDRAIL_BLOCKED",
+        "INCOHERENT",
+        "NEEDS_CLARIFICATION",
+    }
+    result = json.loads((tmp_path / "out" / "tire-receipts.json").read_text())
+    assert result["table"]["total"] == 101 and result["retrieval_report"][0]["tool"] == "annotations_search"
+
+
+def test_a_failing_case_fails_the_run(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "note.md").write_text("# Canteen\n\nThe canteen opens at 12:00.\n", encoding="utf-8")
+    (tmp_path / "set.yaml").write_text(
+        'corpus: [{path: docs}]\nclock: "2026-11-21T09:00:00Z"\ncases:\n'
+        "  - {id: opens, question: 'When does the canteen open?', expect: {answer_contains: ['12:00']}}\n"
+        "  - {id: wrong, question: 'When does the canteen open?', expect: {route: structured}}\n",
+        encoding="utf-8",
+    )
+    done = run([str(tmp_path / "set.yaml"), "--out", str(tmp_path / "out")], tmp_path)
+    assert done.returncode == 1
+    assert "PASS opens" in done.stderr and "FAIL wrong" in done.stderr and "1 passed, 1 failed" in done.stderr
+
+
+def test_reruns_in_separate_processes_agree(tmp_path: Path) -> None:
+    signatures = []
+    for attempt in range(5):
+        done = run(
+            [
+                str(BEHAVIOR / "stability.yaml"),
+                "--json",
+                "--data-dir",
+                str(tmp_path / "data"),
+                "--out",
+                str(tmp_path / f"run{attempt}"),
+            ],
+            tmp_path,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        outcomes = json.loads(done.stdout)
+        signatures.append([(o["id"], o["route"], o["branch"], o["citations"]) for o in outcomes])
+    assert all(signature == signatures[0] for signature in signatures[1:])
