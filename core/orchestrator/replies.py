@@ -35,7 +35,8 @@ def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[
     lines.append(f"Rounds: {len(searched_rounds)}, candidates seen: {matches}.")
     if best:
         lines.append("Best matches (low relevance):")
-        lines.extend(f"- {e.title} (score: {e.relevance:.2f})" for e in best[:3])
+        ranked = sorted(best, key=lambda e: -e.relevance)
+        lines.extend(f"- {e.title} (score: {e.relevance:.2f})" for e in ranked[:3])
     lines.append("Try other words, a product or document name, or a date range.")
     return "\n".join(lines)
 
