@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from adapters.annotations.extract import Annotator
 from adapters.annotations.units import UnitNormalizer
@@ -16,16 +16,19 @@ from adapters.loaders.tabular import DelimitedLoader, JsonLinesLoader
 from adapters.loaders.text import TextLoader
 from adapters.rerankers.cross_encoder import CrossEncoderReranker
 from adapters.search.embedded import EmbeddedSearchBackend
+from bots.exports import CsvExporter
 from bots.settings import Settings
 from core.calibration import Calibration
 from core.clock import FixedClock, SystemClock
 from core.concurrency import CpuExecutor
 from core.ingest.pipeline import Ingestor
+from core.orchestrator.commands import Commands
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
 from core.ports import Clock, DocumentLoader, SearchBackend
 from storage.database import Database
 from storage.repositories import (
+    SqlChannelAccess,
     SqlConversationStore,
     SqlDecisionLog,
     SqlDocumentRegistry,
@@ -44,6 +47,7 @@ class Storage:
     decisions: SqlDecisionLog
     registry: SqlDocumentRegistry
     result_sets: SqlResultSetStore
+    channels: SqlChannelAccess
 
     async def close(self) -> None:
         """Dispose of the engine."""
@@ -63,7 +67,7 @@ class App:
     calibration: Calibration
     service: TurnService
     ingestor: Ingestor
-    extras: dict[str, object] = field(default_factory=dict)
+    exporter: CsvExporter
 
     async def close(self) -> None:
         """Release the backend, the database and the executor."""
@@ -86,6 +90,7 @@ async def build_storage(settings: Settings, *, migrate_embedded: bool = True) ->
         decisions=SqlDecisionLog(database=database),
         registry=SqlDocumentRegistry(database=database),
         result_sets=SqlResultSetStore(database=database),
+        channels=SqlChannelAccess(database=database),
     )
 
 
@@ -151,12 +156,17 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
         reranker_configured=bool(settings.reranker_model),
         channel_mismatch_probe=settings.channel_mismatch_probe,
     )
+    exporter = CsvExporter(
+        result_sets=storage.result_sets, folder=settings.data_dir / "exports", public_url=settings.public_url
+    )
     service = TurnService(
         graph=graph,
         conversations=storage.conversations,
         ledger=storage.ledger,
         decisions=storage.decisions,
         clock=clock,
+        commands=Commands(result_sets=storage.result_sets, exporter=exporter),
+        count_tokens=embedder.count_tokens,
     )
     ingestor = Ingestor(
         loaders=all_loaders(),
@@ -178,4 +188,5 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
         calibration=calibration,
         service=service,
         ingestor=ingestor,
+        exporter=exporter,
     )

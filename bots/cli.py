@@ -24,6 +24,8 @@ db_app = typer.Typer(help="Database migrations.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 eval_app = typer.Typer(help="Evaluate the product on a behaviour set.", no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
+channels_app = typer.Typer(help="Which collections each channel may read.", no_args_is_help=True)
+app.add_typer(channels_app, name="channels")
 out = Console()
 err = Console(stderr=True)
 
@@ -103,7 +105,9 @@ def ask(
     async def main() -> str:
         app_ = await build_app(settings)
         try:
-            collections = readable_collections(channel, {}, settings.unmapped_channels)
+            collections = readable_collections(
+                channel, await app_.storage.channels.mapping(), settings.unmapped_channels
+            )
             turn = Turn(**_turn_text(question, thread, channel), received_at=app_.clock.now())
             with err.status("thinking…") as status:
 
@@ -135,7 +139,9 @@ def chat(
     async def main() -> None:
         app_ = await build_app(settings)
         try:
-            collections = readable_collections(channel, {}, settings.unmapped_channels)
+            collections = readable_collections(
+                channel, await app_.storage.channels.mapping(), settings.unmapped_channels
+            )
             out.print("Threadwise chat: ask a question, 'quit' to leave.", style="bold")
             while True:
                 try:
@@ -239,6 +245,72 @@ def eval_behavior(
     err.print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed; outputs in {folder}")
     if failed:
         raise typer.Exit(1)
+
+
+@channels_app.command("set")
+def channels_set(
+    key: Annotated[str, typer.Argument(help="Channel key, e.g. slack:T0123:C0456 or teams:<tenant>:<channel>.")],
+    collections: Annotated[list[str], typer.Argument(help="Collections the channel may read.")],
+) -> None:
+    """Map a channel key to the collections it may read (replacing its earlier mapping)."""
+    from bots.bootstrap import build_storage
+
+    settings = _settings()
+
+    async def main() -> None:
+        storage = await build_storage(settings)
+        try:
+            await storage.channels.set(key, collections)
+        finally:
+            await storage.close()
+
+    _run(main)
+    err.print(f"{key} reads: {', '.join(dict.fromkeys(collections))}", highlight=False)
+
+
+@channels_app.command("list")
+def channels_list() -> None:
+    """Show every mapped channel and how unmapped channels are treated."""
+    from bots.bootstrap import build_storage
+
+    settings = _settings()
+
+    async def main() -> dict[str, list[str]]:
+        storage = await build_storage(settings)
+        try:
+            return await storage.channels.mapping()
+        finally:
+            await storage.close()
+
+    mapping = _run(main)
+    for key, names in mapping.items():
+        sys.stdout.write(f"{key}\t{', '.join(names)}\n")
+    err.print(f"unmapped channels: {settings.unmapped_channels} (THREADWISE_UNMAPPED_CHANNELS)", highlight=False)
+
+
+@app.command()
+def export(
+    result_set: Annotated[str, typer.Argument(help="A result set id (from `ask --json`: table.result_set_id).")],
+    out_file: Annotated[Path, typer.Option("--out", help="Where to write the CSV.")],
+) -> None:
+    """Write every row of a stored result set as CSV."""
+    from bots.bootstrap import build_storage
+    from bots.exports import CsvExporter, ResultSetNotFoundError
+
+    settings = _settings()
+
+    async def main() -> int:
+        storage = await build_storage(settings)
+        try:
+            exporter = CsvExporter(result_sets=storage.result_sets, folder=settings.data_dir / "exports")
+            return await exporter.write(result_set, out_file)
+        except ResultSetNotFoundError as exc:
+            raise ValueError(str(exc)) from None
+        finally:
+            await storage.close()
+
+    rows = _run(main)
+    err.print(f"wrote {rows} rows to {out_file}", highlight=False)
 
 
 @db_app.command("upgrade")

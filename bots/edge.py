@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from core.access import AccessDeniedError, UnmappedPolicy, readable_collections
 from core.contracts import Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology
-from core.ports import ConversationStore, ProgressCallback
+from core.ports import ChannelAccess, ConversationStore, ProgressCallback
 from core.records import ConversationKey
 
 log = logging.getLogger(__name__)
@@ -25,13 +25,13 @@ class EdgeService:
         *,
         service: TurnService,
         conversations: ConversationStore,
-        channel_collections: Mapping[str, list[str]],
+        channels: ChannelAccess,
         unmapped: UnmappedPolicy,
         max_concurrent: int = 4,
     ) -> None:
         self._service = service
         self._conversations = conversations
-        self._mapping = channel_collections
+        self._channels = channels
         self._unmapped = unmapped
         self._slots = asyncio.Semaphore(max_concurrent)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -55,7 +55,8 @@ class EdgeService:
         """Answer `turn` and hand the result to `post`; a failure still posts an apology."""
         async with self._slots:
             try:
-                collections = readable_collections(turn.channel_key, self._mapping, self._unmapped)
+                mapping = await self._channels.mapping()
+                collections = readable_collections(turn.channel_key, mapping, self._unmapped)
                 answer = await self._service.answer(turn, collections=collections, progress=progress)
             except AccessDeniedError as exc:
                 log.warning("turn %s refused: %s", turn.message_key, exc)

@@ -101,7 +101,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     edge = EdgeService(
         service=components.service,
         conversations=components.storage.conversations,
-        channel_collections={},
+        channels=components.storage.channels,
         unmapped=settings.unmapped_channels,
     )
     state.slack, state.teams = build_edges(settings, edge)

@@ -157,6 +157,20 @@ class ResultSetStore(Protocol):
     async def page(self, result_set_id: str, offset: int, limit: int) -> TableResult | None: ...
 
 
+class Exporter(Protocol):
+    """Writes a stored result set as CSV and says where it is (a path, or a signed link)."""
+
+    async def export(self, result_set_id: str) -> str: ...
+
+
+class ChannelAccess(Protocol):
+    """Which collections each channel key may read (SPEC section 5)."""
+
+    async def set(self, channel_key: str, collections: Sequence[str]) -> None: ...
+
+    async def mapping(self) -> dict[str, list[str]]: ...
+
+
 class DocumentRegistry(Protocol):
     """The registry of ingested documents (content hashes make re-ingest idempotent)."""
 

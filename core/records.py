@@ -9,6 +9,7 @@ from pydantic import Field
 
 from core.contracts import (
     BranchCode,
+    Citation,
     Contract,
     EvidenceLevel,
     Intent,
@@ -29,14 +30,42 @@ class ConversationKey(Contract):
     thread: str
 
 
+class PendingClarification(Contract):
+    """A question the bot asked and is waiting on; the same person's answer resumes it."""
+
+    question: str
+    user: str
+    asked_at: datetime
+    field: str | None = None
+    choices: list[str] = Field(default_factory=list)
+
+
+class ThreadMemory(Contract):
+    """The structured state of a conversation: what the last question was and what it found."""
+
+    last_question: str | None = None
+    last_user: str | None = None
+    last_intent: str | None = None
+    entities: list[str] = Field(default_factory=list)
+    date_start: str | None = None
+    date_end: str | None = None
+    result_set_id: str | None = None
+    result_offset: int = 0
+    result_total: int = 0
+    sources: list[Citation] = Field(default_factory=list)
+    pending: PendingClarification | None = None
+    asked_at: datetime | None = None
+
+
 class ConversationState(Contract):
-    """A stored conversation: its id and the rolling summary of what was asked."""
+    """A stored conversation: its id, rolling summary and structured memory."""
 
     conversation_id: str
     key: ConversationKey
     summary: str = ""
     last_query: str | None = None
     last_route: RouteName | None = None
+    memory: ThreadMemory = Field(default_factory=ThreadMemory)
     updated_at: datetime
 
 

@@ -113,3 +113,12 @@ class ResultSetRow(Base):
     columns: Mapped[list[Any]] = mapped_column(default=list)
     rows: Mapped[list[Any]] = mapped_column(default=list)
     total: Mapped[int] = mapped_column(Integer)
+
+
+class ChannelAccessRow(Base):
+    """One collection a channel key may read."""
+
+    __tablename__ = "channel_access"
+
+    channel_key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    collection: Mapped[str] = mapped_column(String(128), primary_key=True)

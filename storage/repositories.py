@@ -11,9 +11,9 @@ from sqlalchemy.exc import IntegrityError
 
 from core.contracts import TableResult, Turn
 from core.knowledge import DocumentRecord
-from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
+from core.records import ConversationKey, ConversationState, DecisionRecord, ThreadMemory, TurnClaim
 from storage.database import Database, as_utc
-from storage.models import ConversationRow, DocumentRow, ResultSetRow, RouterDecisionRow, TurnRow
+from storage.models import ChannelAccessRow, ConversationRow, DocumentRow, ResultSetRow, RouterDecisionRow, TurnRow
 
 
 def _new_id() -> str:
@@ -55,14 +55,7 @@ class SqlConversationStore:
                 except IntegrityError:  # another worker created it first
                     await session.rollback()
                     row = (await session.execute(select(ConversationRow).where(where))).scalar_one()
-            return ConversationState(
-                conversation_id=row.id,
-                key=key,
-                summary=row.summary,
-                last_query=row.last_query,
-                last_route=row.last_route,
-                updated_at=as_utc(row.updated_at),
-            )
+            return _state(row, key)
 
     async def save(self, state: ConversationState) -> None:
         """Store the conversation's rolling state."""
@@ -74,6 +67,7 @@ class SqlConversationStore:
                     summary=state.summary,
                     last_query=state.last_query,
                     last_route=state.last_route,
+                    state=state.memory.model_dump(mode="json"),
                     updated_at=state.updated_at,
                 )
             )
@@ -96,6 +90,7 @@ def _state(row: ConversationRow, key: ConversationKey) -> ConversationState:
         summary=row.summary,
         last_query=row.last_query,
         last_route=row.last_route,
+        memory=ThreadMemory.model_validate(row.state or {}),
         updated_at=as_utc(row.updated_at),
     )
 
@@ -278,3 +273,26 @@ class SqlResultSetStore:
         return TableResult(
             columns=row.columns, rows=shown, total=row.total, shown=len(shown), result_set_id=result_set_id
         )
+
+
+class SqlChannelAccess:
+    """Which collections a channel key may read (`threadwise channels set`)."""
+
+    def __init__(self, *, database: Database) -> None:
+        self._db = database
+
+    async def set(self, channel_key: str, collections: Sequence[str]) -> None:
+        """Replace a channel's collections."""
+        async with self._db.sessions() as session:
+            await session.execute(delete(ChannelAccessRow).where(ChannelAccessRow.channel_key == channel_key))
+            session.add_all(ChannelAccessRow(channel_key=channel_key, collection=c) for c in dict.fromkeys(collections))
+            await session.commit()
+
+    async def mapping(self) -> dict[str, list[str]]:
+        """Every mapped channel and its collections."""
+        async with self._db.sessions() as session:
+            rows = (await session.execute(select(ChannelAccessRow).order_by(ChannelAccessRow.channel_key))).scalars()
+            mapping: dict[str, list[str]] = {}
+            for row in rows:
+                mapping.setdefault(row.channel_key, []).append(row.collection)
+        return mapping

@@ -352,3 +352,16 @@ class InMemoryResultSets:
         columns, rows = self.sets[result_set_id]
         shown = rows[offset : offset + limit]
         return TableResult(columns=columns, rows=shown, total=len(rows), shown=len(shown), result_set_id=result_set_id)
+
+
+class InMemoryChannels:
+    """Channel access in a dict."""
+
+    def __init__(self, mapping: dict[str, list[str]] | None = None) -> None:
+        self.map: dict[str, list[str]] = dict(mapping or {})
+
+    async def set(self, channel_key: str, collections: Sequence[str]) -> None:
+        self.map[channel_key] = list(dict.fromkeys(collections))
+
+    async def mapping(self) -> dict[str, list[str]]:
+        return {k: list(v) for k, v in sorted(self.map.items())}

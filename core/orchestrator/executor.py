@@ -40,7 +40,7 @@ class Executor:
         assert state.plan is not None
         assert state.route is not None
         plan = state.plan
-        base = SearchFilters(collections=state.collections)
+        base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
         dated = (plan.date_start is not None or plan.date_end is not None) and state.date_filter
         window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
         round_id = len({r.round_id for r in state.rounds}) + 1

@@ -67,9 +67,15 @@ class AnswerGraph:
         collections: list[str] | None,
         progress: ProgressCallback | None = None,
         history: str | None = None,
+        focus: list[str] | None = None,
     ) -> OrchestrationResult:
-        """Run one turn to completion; node errors end in a safe reply, never an exception."""
-        state = GraphState(turn=turn, collections=collections, budgets=self._budgets, history=history)
+        """Run one turn to completion; node errors end in a safe reply, never an exception.
+
+        `history` is the thread's last question; `focus` the documents "those" refers to.
+        """
+        state = GraphState(
+            turn=turn, collections=collections, budgets=self._budgets, history=history, focus_doc_ids=focus
+        )
         config: RunnableConfig = {"configurable": {"progress": progress}, "recursion_limit": 40}
         final = await self._graph.ainvoke(state, config=config)
         result = final["result"]

@@ -40,7 +40,7 @@ class Planner:
                 route="direct", reason=f"{intake.intent}: answered without retrieval", intent=intake.intent
             )
             return {"route": route, "plan": plan}
-        filters = SearchFilters(collections=state.collections)
+        filters = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
         stats = await self._backend.stats(filters)
         inventory = ", ".join(f"{n} {c}" for c, n in sorted(stats.categories.items())) or "no documents"
         coverage = f"annotation coverage {stats.annotation_coverage:.0%} of {stats.documents} documents ({inventory})"

@@ -15,6 +15,12 @@ INCOHERENT = (
     "Could you rephrase it in a sentence, for example “What is our travel policy?”"
 )
 COMMAND_UNAVAILABLE = "There is no earlier result in this conversation to {command} yet."
+NEW_TOPIC = "Okay — new topic. What would you like to know?"
+PAGE = "Rows {first}–{last} of {total}."
+LAST_PAGE = "That is the last page."
+NO_MORE_ROWS = "There are no more rows; that was everything."
+EXPORTED = "The full table ({total} rows) is exported as CSV: {where}"
+EXPORT_UNAVAILABLE = "Export is not available here."
 INTERNAL_ERROR = "Sorry, something went wrong while answering. The team can trace it with reference {reference}."
 CHANNEL_MISMATCH = (
     "The documents this channel can read don't answer this, but documents this channel can't read "

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.contracts import (
@@ -15,12 +17,16 @@ from core.contracts import (
     Turn,
 )
 from core.orchestrator import replies
+from core.orchestrator.commands import Commands
+from core.orchestrator.conversation import prepare, remember, reset
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.guardrails import redact
 from core.ports import Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.records import ConversationKey, DecisionRecord
 
 LEASE_SECONDS = 300.0
+# "those", "them": the documents the last answer cited.
+PLURAL = re.compile(r"\b(those|these|them|they|their)\b", re.IGNORECASE)
 log = logging.getLogger(__name__)
 
 
@@ -44,12 +50,16 @@ class TurnService:
         ledger: TurnLedger,
         decisions: DecisionLog,
         clock: Clock,
+        commands: Commands | None = None,
+        count_tokens: Callable[[Sequence[str]], list[int]] | None = None,
     ) -> None:
         self._graph = graph
         self._conversations = conversations
         self._ledger = ledger
         self._decisions = decisions
         self._clock = clock
+        self._commands = commands or Commands(result_sets=None, exporter=None)
+        self._count_tokens = count_tokens or (lambda texts: [len(t.split()) for t in texts])
 
     async def answer(
         self,
@@ -58,29 +68,47 @@ class TurnService:
         collections: list[str] | None,
         progress: ProgressCallback | None = None,
     ) -> TurnAnswer:
-        """Claim the message, run the graph, log the decision; never raises for a core failure."""
+        """Claim the message, run a command or the graph, log the decision, remember the thread.
+
+        Never raises for a failure inside the core: the reply is then an apology with a reference.
+        """
         key = ConversationKey(
             platform=turn.platform, tenant=turn.tenant, channel_key=turn.channel_key, thread=turn.thread
         )
-        conversation = await self._conversations.open(key, self._clock.now())
+        now = self._clock.now()
+        conversation = await self._conversations.open(key, now)
+        prepared = prepare(turn.text, conversation, turn.user, now, turn.is_direct)
+        if prepared.reset:
+            conversation = reset(conversation, now)
         # Personal data never reaches storage: the ledger keeps the redacted text.
         stored = turn.model_copy(update={"text": redact(turn.text).text})
-        claim = await self._ledger.claim(stored, conversation.conversation_id, self._clock.now(), LEASE_SECONDS)
+        claim = await self._ledger.claim(stored, conversation.conversation_id, now, LEASE_SECONDS)
         if not claim.claimed:
             return TurnAnswer(result=None, turn_id=claim.turn_id, duplicate=True)
+        offset = conversation.memory.result_offset
         try:
-            result = await self._graph.run(
-                turn, collections=collections, progress=progress, history=conversation.last_query
-            )
+            if prepared.command:
+                result, offset = await self._commands.run(prepared.command, conversation.memory, turn)
+            else:
+                asked = turn.model_copy(update={"text": prepared.question})
+                memory = conversation.memory
+                focus = [c.doc_id for c in memory.sources] if PLURAL.search(turn.text) and memory.sources else None
+                result = await self._graph.run(
+                    asked, collections=collections, progress=progress, history=memory.last_question, focus=focus
+                )
         except Exception as exc:  # the platform must still get a reply
             log.exception("turn %s failed", turn.message_key)
             result = apology(turn, f"{type(exc).__name__}: {exc}")
         result = result.model_copy(update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id})
         await self._decisions.record(_decision(result, claim.turn_id, conversation.conversation_id, self._clock))
-        if result.kind in ("answer", "clarification"):
-            conversation.last_query = result.plan.revised_query
-        conversation.last_route = result.route.route
-        conversation.updated_at = self._clock.now()
+        if prepared.command == "new_topic":
+            conversation = reset(conversation, self._clock.now())
+        elif prepared.command:
+            memory = conversation.memory.model_copy(update={"result_offset": offset})
+            conversation = conversation.model_copy(update={"memory": memory, "updated_at": self._clock.now()})
+        else:
+            question = redact(prepared.question).text
+            conversation = remember(conversation, question, turn.user, result, self._clock.now(), self._count_tokens)
         await self._conversations.save(conversation)
         return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
 

@@ -68,6 +68,7 @@ class GraphState(BaseModel):
     turn: Turn
     collections: list[str] | None = None
     history: str | None = None
+    focus_doc_ids: list[str] | None = None
     budgets: Budgets = Field(default_factory=Budgets)
     # intake
     intake: IntakeResult | None = None

@@ -12,8 +12,9 @@ import pytest
 
 from core.contracts import RetrievalRound, SearchFilters, TableResult, Turn
 from core.knowledge import DocumentRecord
-from core.records import ConversationKey, DecisionRecord
+from core.records import ConversationKey, DecisionRecord, ThreadMemory
 from storage.repositories import (
+    SqlChannelAccess,
     SqlConversationStore,
     SqlDecisionLog,
     SqlDocumentRegistry,
@@ -22,6 +23,7 @@ from storage.repositories import (
 )
 from tests.conftest import DATABASES, migrated_database
 from tests.fakes import (
+    InMemoryChannels,
     InMemoryConversations,
     InMemoryDecisions,
     InMemoryLedger,
@@ -42,6 +44,7 @@ async def ports(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             "decisions": InMemoryDecisions(),
             "registry": InMemoryRegistry(),
             "result_sets": InMemoryResultSets(),
+            "channels": InMemoryChannels(),
         }
         return
     async with migrated_database(request.param, tmp_path, request) as database:
@@ -51,6 +54,7 @@ async def ports(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             "decisions": SqlDecisionLog(database=database),
             "registry": SqlDocumentRegistry(database=database),
             "result_sets": SqlResultSetStore(database=database),
+            "channels": SqlChannelAccess(database=database),
         }
 
 
@@ -195,3 +199,35 @@ async def test_result_sets_page_with_an_exact_total(ports: dict[str, Any]) -> No
     assert (last.total, last.shown, last.rows[-1]) == (257, 17, ["R-0256", "384.00"])
     assert first.columns == ["receipt_id", "total_eur"] and first.result_set_id == result_set_id
     assert await store.page("no-such-set", 0, 20) is None
+
+
+async def test_channel_access_maps_and_replaces(ports: dict[str, Any]) -> None:
+    channels = ports["channels"]
+    assert await channels.mapping() == {}
+    await channels.set("slack:T1:C1", ["finance", "default", "finance"])
+    await channels.set("teams:t:19:x@thread.tacv2", ["products"])
+    assert await channels.mapping() == {
+        "slack:T1:C1": ["default", "finance"],
+        "teams:t:19:x@thread.tacv2": ["products"],
+    } or (await channels.mapping()) == {
+        "slack:T1:C1": ["finance", "default"],
+        "teams:t:19:x@thread.tacv2": ["products"],
+    }
+    await channels.set("slack:T1:C1", ["hr"])
+    assert (await channels.mapping())["slack:T1:C1"] == ["hr"]
+
+
+async def test_conversation_memory_persists(ports: dict[str, Any]) -> None:
+    store = ports["conversations"]
+    state = await store.open(KEY, NOW)
+    memory = ThreadMemory(
+        last_question="List all receipts",
+        last_user="U1",
+        result_set_id="rs-1",
+        result_offset=20,
+        result_total=420,
+        asked_at=NOW,
+    )
+    await store.save(state.model_copy(update={"memory": memory}))
+    reopened = await store.open(KEY, NOW)
+    assert reopened.memory == memory

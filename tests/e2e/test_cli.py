@@ -128,3 +128,33 @@ def test_a_wrong_setting_stops_with_its_name(tmp_path: Path) -> None:
     done = run(["ask", "anything"], env, tmp_path)
     assert done.returncode == 2
     assert "THREADWISE_SEARCH_BACKEND" in done.stderr
+
+
+def test_a_thread_continues_across_processes_with_channel_access(
+    workdir: tuple[dict[str, str], Path], tmp_path: Path
+) -> None:
+    env, cwd = workdir
+    assert run(["channels", "set", "slack:T1:C-fleet", "default"], env, cwd).returncode == 0
+    assert run(["channels", "set", "slack:T1:C-empty", "archive"], env, cwd).returncode == 0
+    listed = run(["channels", "list"], env, cwd)
+    assert "slack:T1:C-fleet\tdefault" in listed.stdout and "slack:T1:C-empty\tarchive" in listed.stdout
+
+    first = run(
+        ["ask", "List all tire receipts", "--thread", "T-42", "--channel", "slack:T1:C-fleet", "--json"], env, cwd
+    )
+    assert first.returncode == 0, first.stderr
+    table = json.loads(first.stdout)["table"]
+    assert (table["total"], table["shown"]) == (101, 20) and table["result_set_id"]
+
+    rest = run(["ask", "show the rest", "--thread", "T-42", "--channel", "slack:T1:C-fleet", "--json"], env, cwd)
+    second = json.loads(rest.stdout)
+    assert "Rows 21–40 of 101" in second["answer"]
+    assert second["conversation_id"] == json.loads(first.stdout)["conversation_id"]
+
+    exported = run(["export", table["result_set_id"], "--out", str(tmp_path / "tires.csv")], env, cwd)
+    assert exported.returncode == 0, exported.stderr
+    lines = (tmp_path / "tires.csv").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 102 and lines[0].startswith("receipt_id,")
+
+    walled = run(["ask", "List all tire receipts", "--channel", "slack:T1:C-empty", "--json"], env, cwd)
+    assert json.loads(walled.stdout)["citations"] == []

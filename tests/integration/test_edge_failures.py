@@ -13,7 +13,13 @@ from bots.edge import EdgeService
 from bots.server import ServerState, create_web_app
 from bots.slack.app import SlackEdge
 from core.orchestrator.service import TurnService
-from tests.fakes import InMemoryConversations, InMemoryDecisions, InMemoryLedger, InMemorySearchBackend
+from tests.fakes import (
+    InMemoryChannels,
+    InMemoryConversations,
+    InMemoryDecisions,
+    InMemoryLedger,
+    InMemorySearchBackend,
+)
 from tests.servers import BOT_USER, SlackApiServer, slack_event, slack_signature_headers
 from tests.unit.test_graph import CLOCK, World
 
@@ -73,7 +79,7 @@ async def test_a_failing_turn_posts_an_apology_with_a_reference(slack_api: Slack
         decisions=InMemoryDecisions(),
         clock=CLOCK,
     )
-    edge = EdgeService(service=service, conversations=conversations, channel_collections={}, unmapped="default")
+    edge = EdgeService(service=service, conversations=conversations, channels=InMemoryChannels(), unmapped="default")
     runner, url = await _serve(edge, slack_api)
     try:
         await _mention(url, "1700000000.000500")

@@ -1,0 +1,141 @@
+"""Conversations: commands, follow-ups that refine the last question, and the thread's memory."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from core.contracts import OrchestrationResult
+from core.records import ConversationState, PendingClarification, ThreadMemory
+from core.text import split_sentences, words
+
+Command = Literal["more", "export", "new_topic"]
+DM_SILENCE = dt.timedelta(minutes=30)
+RESUME_WINDOW = dt.timedelta(hours=24)
+SUMMARY_TOKENS = 350
+
+_COMMANDS: list[tuple[re.Pattern[str], Command]] = [
+    (re.compile(r"^(show (me )?the rest|(show )?more|next( page)?|show more)[.!]?$", re.I), "more"),
+    (re.compile(r"^(export|download)( (that|the|this) (table|list|result))?( as csv)?[.!]?$", re.I), "export"),
+    (re.compile(r"^(new topic|start over|reset)[.!]?$", re.I), "new_topic"),
+]
+_FILLER = {"only", "just", "the", "for", "in", "from", "please", "and", "of", "what", "about", "then", "ok", "okay"}
+_DATE_WORD = re.compile(
+    r"^(19[5-9]\d|20\d{2}|q[1-4]|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)$",
+    re.I,
+)
+
+
+_DATE_PHRASE = re.compile(
+    r"\b(?:in|from|during|for|since|before|after)?\s*(?:q[1-4]\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+)?"
+    r"(?:19[5-9]\d|20\d{2})\b|\b(?:last|this|previous)\s+(?:year|quarter|month)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What to do with a message in its conversation."""
+
+    command: Command | None
+    question: str
+    refined: bool
+    reset: bool
+
+
+def match_command(text: str) -> Command | None:
+    """ "show the rest" / "more", "export", "new topic"."""
+    stripped = " ".join(text.split())
+    return next((command for pattern, command in _COMMANDS if pattern.match(stripped)), None)
+
+
+def prepare(text: str, state: ConversationState, user: str, now: dt.datetime, is_direct: bool) -> Prepared:
+    """Commands first; then a constraint-only message from the same person refines the last question."""
+    memory = state.memory
+    reset = is_direct and now - state.updated_at > DM_SILENCE and memory.last_question is not None
+    if reset:
+        memory = ThreadMemory()
+    command = match_command(text)
+    if command:
+        return Prepared(command=command, question=text, refined=False, reset=reset)
+    recent = memory.asked_at is not None and now - memory.asked_at <= RESUME_WINDOW
+    if memory.last_question and memory.last_user == user and recent and _constraint_only(text, memory.pending):
+        base = memory.last_question
+        if any(_DATE_WORD.match(w) for w in words(text)):
+            base = _DATE_PHRASE.sub(" ", base)  # a new date replaces the old one
+        merged = " ".join(f"{base.rstrip(' ?.!')} {text.strip()}".split())
+        return Prepared(command=None, question=merged, refined=True, reset=reset)
+    return Prepared(command=None, question=text, refined=False, reset=reset)
+
+
+def _constraint_only(text: str, pending: PendingClarification | None) -> bool:
+    """ "only 2024", "2024", "ACME", "just Leipzig", a choice the bot offered."""
+    stripped = text.strip().rstrip("?.!").strip()
+    if pending and any(choice.lower() == stripped.lower() for choice in pending.choices):
+        return True
+    tokens = [w for w in words(stripped) if w.lower() not in _FILLER]
+    if not 1 <= len(tokens) <= 3:
+        return False
+    starts = stripped.lower().split(" ", 1)[0] in ("only", "just")
+    dated = any(_DATE_WORD.match(t) for t in tokens)
+    named = all(t[:1].isupper() or t.isupper() for t in tokens)
+    return starts or dated or (named and pending is not None) or (named and len(tokens) <= 2)
+
+
+def remember(
+    state: ConversationState,
+    question: str,
+    user: str,
+    result: OrchestrationResult,
+    now: dt.datetime,
+    count_tokens: Callable[[Sequence[str]], list[int]],
+) -> ConversationState:
+    """The conversation after this turn: memory of what was asked and found, and the summary."""
+    memory = state.memory.model_copy()
+    if result.kind in ("answer", "clarification"):
+        table = result.table
+        memory = ThreadMemory(
+            last_question=question,
+            last_user=user,
+            last_intent=result.route.intent,
+            date_start=result.plan.date_start.isoformat() if result.plan.date_start else None,
+            date_end=result.plan.date_end.isoformat() if result.plan.date_end else None,
+            result_set_id=table.result_set_id if table else None,
+            result_offset=table.shown if table else 0,
+            result_total=table.total if table else 0,
+            sources=result.citations or memory.sources,
+            pending=PendingClarification(question=result.answer, user=user, asked_at=now)
+            if result.kind == "clarification"
+            else None,
+            asked_at=now,
+        )
+    summary = _summarize(state.summary, question, result.answer, count_tokens)
+    return state.model_copy(
+        update={
+            "memory": memory,
+            "summary": summary,
+            "last_query": memory.last_question,
+            "last_route": result.route.route,
+            "updated_at": now,
+        }
+    )
+
+
+def reset(state: ConversationState, now: dt.datetime) -> ConversationState:
+    """Forget the thread ("new topic", or a DM after 30 minutes of silence)."""
+    return state.model_copy(
+        update={"memory": ThreadMemory(), "summary": "", "last_query": None, "last_route": None, "updated_at": now}
+    )
+
+
+def _summarize(summary: str, question: str, answer: str, count_tokens: Callable[[Sequence[str]], list[int]]) -> str:
+    """An extractive rolling summary: each turn's question and the first sentence of its reply."""
+    first = next(iter(split_sentences(answer)), "")
+    lines = [line for line in summary.splitlines() if line] + [f"Q: {question} A: {first}"]
+    sizes = count_tokens(lines)
+    while len(lines) > 1 and sum(sizes) > SUMMARY_TOKENS:
+        lines, sizes = lines[1:], sizes[1:]
+    return "\n".join(lines)
