@@ -117,14 +117,24 @@ def load_calibration(settings: Settings) -> Calibration:
     return Calibration(model=settings.embedding_model)
 
 
-def build_search_backend(
+async def build_search_backend(
     settings: Settings, executor: CpuExecutor, embedder: SentenceTransformerEmbedder
 ) -> SearchBackend:
-    """The configured search backend."""
+    """The configured search backend: embedded by default, Elasticsearch by setting."""
     if settings.search_backend == "elasticsearch":
-        raise NotImplementedError(
-            "THREADWISE_SEARCH_BACKEND=elasticsearch is not available in this version; use embedded"
+        from elasticsearch import AsyncElasticsearch
+
+        from adapters.search.elasticsearch import ElasticsearchBackend
+
+        if not settings.elasticsearch_url:
+            raise ValueError("THREADWISE_SEARCH_BACKEND=elasticsearch needs THREADWISE_ELASTICSEARCH_URL")
+        backend = ElasticsearchBackend(
+            client=AsyncElasticsearch(settings.elasticsearch_url, request_timeout=30, retry_on_timeout=True),
+            dimension=embedder.dimension,
+            rrf_retriever=settings.elasticsearch_rrf_retriever,
         )
+        await backend.ensure_indices()
+        return backend
     return EmbeddedSearchBackend(
         path=settings.search_index_path,
         executor=executor,
@@ -141,7 +151,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
     storage = await build_storage(settings)
     embedder = SentenceTransformerEmbedder(model=settings.embedding_model, executor=executor)
     await embedder.load()
-    backend = build_search_backend(settings, executor, embedder)
+    backend = await build_search_backend(settings, executor, embedder)
     calibration = load_calibration(settings)
     reranker = None
     if settings.reranker_model:

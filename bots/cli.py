@@ -26,6 +26,8 @@ eval_app = typer.Typer(help="Evaluate the product on a behaviour set.", no_args_
 app.add_typer(eval_app, name="eval")
 channels_app = typer.Typer(help="Which collections each channel may read.", no_args_is_help=True)
 app.add_typer(channels_app, name="channels")
+index_app = typer.Typer(help="Search index maintenance.", no_args_is_help=True)
+app.add_typer(index_app, name="index")
 out = Console()
 err = Console(stderr=True)
 
@@ -245,6 +247,62 @@ def eval_behavior(
     err.print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed; outputs in {folder}")
     if failed:
         raise typer.Exit(1)
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    folder: Annotated[Path, typer.Argument(help="A BEIR folder: corpus.jsonl, queries.jsonl, qrels/test.tsv.")],
+    split: Annotated[str, typer.Option(help="Which qrels file to judge with.")] = "test",
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory to index into (default: a fresh one).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (SPEC section 9).")] = False,
+) -> None:
+    """nDCG@10, Recall@100 and MRR@10 for bm25, dense and hybrid, through the product's own code."""
+    from bots.bootstrap import build_app
+    from bots.evaluation.behavior import scratch_dir
+    from bots.evaluation.retrieval import evaluate_retrieval
+
+    for name in ("corpus.jsonl", "queries.jsonl", f"qrels/{split}.tsv"):
+        if not (folder / name).exists():
+            err.print(f"[red]error:[/red] {folder / name} is missing (BEIR layout expected)")
+            raise typer.Exit(2)
+    settings = _settings().model_copy(update={"data_dir": data_dir or scratch_dir(), "database_url": None})
+
+    async def main() -> dict[str, object]:
+        app_ = await build_app(settings)
+        try:
+            with IngestBar(err) as bar:
+                return await evaluate_retrieval(app_, folder, split=split, progress=bar)
+        finally:
+            await app_.close()
+
+    result = _run(main)
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    for mode, metrics in result["modes"].items():  # type: ignore[attr-defined]
+        out.print(f"{mode:7} " + "  ".join(f"{k} {v:.4f}" for k, v in metrics.items()), highlight=False)
+    out.print(f"timings {result['timings']}", highlight=False)
+
+
+@index_app.command("reindex")
+def index_reindex() -> None:
+    """Elasticsearch: copy every index into a new version and swap its alias (no downtime)."""
+    from bots.bootstrap import build_app
+
+    settings = _settings()
+    if settings.search_backend != "elasticsearch":
+        err.print("[red]error:[/red] reindex applies to THREADWISE_SEARCH_BACKEND=elasticsearch only")
+        raise typer.Exit(2)
+
+    async def main() -> dict[str, str]:
+        app_ = await build_app(settings)
+        try:
+            return await app_.backend.reindex()  # type: ignore[attr-defined, no-any-return]
+        finally:
+            await app_.close()
+
+    for alias, index in _run(main).items():
+        err.print(f"{alias} → {index}", highlight=False)
 
 
 @channels_app.command("set")

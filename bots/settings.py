@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     database_url: str | None = None
     search_backend: Literal["embedded", "elasticsearch"] = "embedded"
     elasticsearch_url: str | None = None
+    elasticsearch_rrf_retriever: bool = False
     embedding_model: str = "all-MiniLM-L6-v2"
     reranker_model: str | None = None
     llm_provider: Literal["none", "openai", "ollama"] = "none"

@@ -9,6 +9,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,3 +105,22 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     """A migrated database on each engine."""
     async with migrated_database(request.param, tmp_path, request) as db:
         yield db
+
+
+async def elasticsearch_backend(dimension: int) -> Any:
+    """A backend on the live cluster in THREADWISE_ELASTICSEARCH_URL, with private indices; else skip."""
+    import os
+    import uuid
+
+    url = os.environ.get("THREADWISE_ELASTICSEARCH_URL")
+    if not url:
+        pytest.skip("THREADWISE_ELASTICSEARCH_URL is not set: the Elasticsearch contract run needs a live cluster")
+    from elasticsearch import AsyncElasticsearch
+
+    from adapters.search.elasticsearch import ElasticsearchBackend
+
+    backend = ElasticsearchBackend(
+        client=AsyncElasticsearch(url), dimension=dimension, prefix=f"threadwise-test-{uuid.uuid4().hex[:8]}"
+    )
+    await backend.ensure_indices()
+    return backend

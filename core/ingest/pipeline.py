@@ -132,6 +132,37 @@ class Ingestor:
             await self._remove_missing(paths, {str(p) for p, _ in files}, collection, report, progress)
         return report
 
+    async def ingest_documents(
+        self,
+        documents: Sequence[tuple[str, LoadedDocument]],
+        *,
+        collection: str = DEFAULT_COLLECTION,
+        progress: IngestProgress | None = None,
+    ) -> IngestReport:
+        """Ingest already-loaded documents (a benchmark corpus), each under its own source id."""
+        report = IngestReport()
+        if progress:
+            progress.start(len(documents))
+        pending: list[_Pending] = []
+        for source_id, loaded in documents:
+            text = "\n".join(b.text for b in loaded.blocks)
+            record = DocumentRecord(
+                doc_id=source_id,
+                collection=collection,
+                title=loaded.title,
+                source_path=source_id,
+                relative_path=source_id,
+                date=loaded.date,
+                media_type=loaded.media_type,
+                content_hash=hashlib.sha256(text.encode()).hexdigest(),
+            )
+            segments, annotations = await self._executor.run(self._shape, loaded, record)
+            pending.append(_Pending(Path(source_id), record, segments, annotations, "added"))
+            if sum(len(p.segments) for p in pending) >= self._batch:
+                await self._flush(pending, report, progress)
+        await self._flush(pending, report, progress)
+        return report
+
     async def _remove_missing(
         self,
         paths: Sequence[Path],

@@ -15,6 +15,7 @@ import pytest
 
 from core.contracts import SearchFilters
 from core.knowledge import DocumentRecord, Segment
+from tests.conftest import elasticsearch_backend
 from tests.fakes import HashingEmbedder, InMemorySearchBackend
 
 DOCS = {
@@ -45,7 +46,7 @@ DOCS = {
 }
 
 
-@pytest.fixture(params=["in-memory", "embedded"])
+@pytest.fixture(params=["in-memory", "embedded", pytest.param("elasticsearch", marks=pytest.mark.elasticsearch)])
 async def indexed(
     request: pytest.FixtureRequest, tmp_path: Path, real_embedder: Any, executor: Any
 ) -> AsyncIterator[tuple[Any, Any]]:
@@ -53,6 +54,9 @@ async def indexed(
     if request.param == "in-memory":
         backend: Any = InMemorySearchBackend()
         embedder: Any = HashingEmbedder()
+    elif request.param == "elasticsearch":
+        embedder = real_embedder
+        backend = await elasticsearch_backend(real_embedder.dimension)
     else:
         from adapters.search.embedded import EmbeddedSearchBackend
 

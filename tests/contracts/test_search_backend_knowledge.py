@@ -22,7 +22,7 @@ from core.concurrency import CpuExecutor
 from core.contracts import SearchFilters
 from core.ingest.pipeline import Ingestor
 from core.knowledge import AnnotationQuery, NumericFilter
-from tests.conftest import SAMPLE_CORPUS
+from tests.conftest import SAMPLE_CORPUS, elasticsearch_backend
 from tests.documents import write_delimited
 from tests.fakes import InMemoryRegistry, InMemorySearchBackend
 
@@ -44,7 +44,9 @@ def receipts() -> list[list[str]]:
     return rows
 
 
-@pytest.fixture(params=["in-memory", "embedded"], scope="module")
+@pytest.fixture(
+    params=["in-memory", "embedded", pytest.param("elasticsearch", marks=pytest.mark.elasticsearch)], scope="module"
+)
 async def knowledge(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
@@ -64,6 +66,8 @@ async def knowledge(
         )
     if request.param == "in-memory":
         backend: Any = InMemorySearchBackend()
+    elif request.param == "elasticsearch":
+        backend = await elasticsearch_backend(real_embedder.dimension)
     else:
         from adapters.search.embedded import EmbeddedSearchBackend
 

@@ -1,0 +1,309 @@
+"""The Elasticsearch backend (client 8.x; works against 8.x and 9.x servers).
+
+Indices sit behind aliases with versioned physical indices, so `reindex` swaps with no downtime.
+BM25 and kNN run with the same filters and are fused by RRF in the client; Elasticsearch's own
+`rrf` retriever is used only when `rrf_retriever=True` (it needs a licence that includes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from elasticsearch import AsyncElasticsearch, NotFoundError
+from elasticsearch.helpers import async_bulk
+
+from adapters.annotations.matching import aggregate, matching_labels, select
+from adapters.annotations.units import UnitNormalizer
+from adapters.search import elasticsearch_bodies as bodies
+from adapters.search.embedded import as_matrix
+from core.contracts import SearchFilters
+from core.fusion import boost_recent, reciprocal_rank_fusion
+from core.knowledge import (
+    AggregateFunction,
+    AggregateRow,
+    Annotation,
+    AnnotationMatches,
+    AnnotationQuery,
+    CollectionStats,
+    DocumentRecord,
+    SearchHit,
+    Segment,
+    ToolHealth,
+    VectorScope,
+)
+from core.ports import Embeddings
+from core.text import normalize_label
+
+MAX_ANNOTATIONS = 10_000
+
+
+class ElasticsearchBackend:
+    """Segments, summaries, annotations and label embeddings in three aliased indices."""
+
+    name = "elasticsearch"
+
+    def __init__(
+        self, *, client: AsyncElasticsearch, dimension: int, prefix: str = "threadwise", rrf_retriever: bool = False
+    ) -> None:
+        self._client = client
+        self._dimension = dimension
+        self._rrf_retriever = rrf_retriever
+        self._units = UnitNormalizer()
+        self.segments = f"{prefix}-segments"
+        self.annotations = f"{prefix}-annotations"
+        self.labels = f"{prefix}-labels"
+
+    def _mappings(self) -> dict[str, dict[str, Any]]:
+        return {
+            self.segments: bodies.segment_mappings(self._dimension),
+            self.annotations: bodies.annotation_mappings(),
+            self.labels: bodies.label_mappings(self._dimension),
+        }
+
+    async def ensure_indices(self) -> None:
+        """Create `<alias>-v1` with explicit mappings for every alias that does not exist yet."""
+        for alias, mappings in self._mappings().items():
+            if not await self._client.indices.exists_alias(name=alias):
+                await self._client.indices.create(index=f"{alias}-v1", mappings=mappings, aliases={alias: {}})
+
+    async def reindex(self) -> dict[str, str]:
+        """Copy every alias into a new physical index and swap the alias atomically."""
+        swapped = {}
+        for alias, mappings in self._mappings().items():
+            current = next(iter(await self._client.indices.get_alias(name=alias)))
+            version = int(current.rsplit("-v", 1)[1]) + 1
+            target = f"{alias}-v{version}"
+            await self._client.indices.create(index=target, mappings=mappings)
+            await self._client.reindex(source={"index": current}, dest={"index": target}, refresh=True)
+            await self._client.indices.update_aliases(
+                actions=[{"remove": {"index": current, "alias": alias}}, {"add": {"index": target, "alias": alias}}]
+            )
+            swapped[alias] = target
+        return swapped
+
+    async def upsert_document(
+        self,
+        document: DocumentRecord,
+        segments: Sequence[Segment],
+        embeddings: Embeddings,
+        annotations: Sequence[Annotation] = (),
+    ) -> None:
+        """Replace a document: delete its old entries, then bulk-index (retrying 429s with back-off)."""
+        await self.delete_document(document.doc_id)
+        matrix = as_matrix(embeddings) if segments else np.zeros((0, self._dimension), np.float32)
+        actions: list[dict[str, Any]] = [
+            {
+                "_index": self.segments,
+                "_id": s.chunk_id,
+                "_source": {
+                    **s.model_dump(mode="json", exclude={"date"}),
+                    "category": document.category,
+                    "date": s.date.isoformat() if s.date else None,
+                    "embedding": matrix[i].tolist(),
+                },
+            }
+            for i, s in enumerate(segments)
+        ]
+        actions += [
+            {
+                "_index": self.annotations,
+                "_id": a.annotation_id,
+                "_source": {
+                    "annotation_id": a.annotation_id,
+                    "doc_id": a.doc_id,
+                    "collection": a.collection,
+                    "category": a.category,
+                    "kind": a.kind,
+                    "label": a.label,
+                    "value_num": a.value_num,
+                    "unit": a.unit,
+                    "date": a.date.isoformat() if a.date else None,
+                    "body": a.model_dump(mode="json"),
+                },
+            }
+            for a in annotations
+        ]
+        await async_bulk(self._client, actions, refresh="wait_for", max_retries=5, initial_backoff=1)
+
+    async def delete_document(self, doc_id: str) -> None:
+        """Remove a document's segments, summaries and annotations."""
+        for index in (self.segments, self.annotations):
+            await self._client.delete_by_query(
+                index=index, query={"term": {"doc_id": doc_id}}, refresh=True, conflicts="proceed"
+            )
+
+    async def known_labels(self) -> list[str]:
+        """Labels that have an embedding."""
+        found = await self._client.search(index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label"])
+        return sorted(hit["_source"]["label"] for hit in found["hits"]["hits"])
+
+    async def upsert_labels(self, labels: Sequence[str], embeddings: Embeddings) -> None:
+        """Store label embeddings."""
+        matrix = as_matrix(embeddings)
+        actions = [
+            {
+                "_index": self.labels,
+                "_id": normalize_label(label),
+                "_source": {"label": normalize_label(label), "embedding": matrix[i].tolist()},
+            }
+            for i, label in enumerate(labels)
+        ]
+        await async_bulk(self._client, actions, refresh="wait_for", max_retries=5, initial_backoff=1)
+
+    async def search_text(
+        self, query: str, filters: SearchFilters, limit: int, query_vector: Embeddings
+    ) -> list[SearchHit]:
+        """BM25 over title, section and text."""
+        vector = as_matrix(query_vector).reshape(-1)
+        found = await self._client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
+        return self._hits([_ids(found)], _sources(found), vector, limit, bm25=found)
+
+    async def search_vector(
+        self, query_vector: Embeddings, filters: SearchFilters, limit: int, scope: VectorScope = "segment"
+    ) -> list[SearchHit]:
+        """kNN over segment or summary embeddings."""
+        vector = as_matrix(query_vector).reshape(-1)
+        found = await self._client.search(
+            index=self.segments, body=bodies.knn_body(vector.tolist(), filters, limit, scope)
+        )
+        return self._hits([[], _ids(found)], _sources(found), vector, limit)
+
+    async def search_hybrid(
+        self,
+        query: str,
+        query_vector: Embeddings,
+        filters: SearchFilters,
+        limit: int,
+        recency_boost: float = 0.0,
+    ) -> list[SearchHit]:
+        """BM25 and kNN with the same filters, fused by RRF (k = 60) in the client."""
+        vector = as_matrix(query_vector).reshape(-1)
+        if self._rrf_retriever:
+            found = await self._client.search(
+                index=self.segments, body=bodies.rrf_retriever_body(query, vector.tolist(), filters, limit)
+            )
+            return self._hits([_ids(found)], _sources(found), vector, limit)
+        text = await self._client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
+        dense = await self._client.search(index=self.segments, body=bodies.knn_body(vector.tolist(), filters, limit))
+        sources = {**_sources(text), **_sources(dense)}
+        return self._hits([_ids(text), _ids(dense)], sources, vector, limit, bm25=text, boost=recency_boost)
+
+    def _hits(
+        self,
+        rankings: list[list[str]],
+        sources: dict[str, dict[str, Any]],
+        vector: np.ndarray,
+        limit: int,
+        bm25: Any = None,
+        boost: float = 0.0,
+    ) -> list[SearchHit]:
+        fused = reciprocal_rank_fusion(rankings)
+        segments = {key: _segment(source) for key, source in sources.items()}
+        if boost:
+            fused = boost_recent(fused, {k: s.date for k, s in segments.items()}, boost)
+        ranks = [{key: rank for rank, key in enumerate(r, start=1)} for r in rankings]
+        scores = {hit["_id"]: float(hit["_score"] or 0.0) for hit in (bm25 or {}).get("hits", {}).get("hits", [])}
+        hits = []
+        for key, score in list(fused.items())[:limit]:
+            stored = np.asarray(sources[key]["embedding"], dtype=np.float32)
+            cosine = float(stored @ vector / ((np.linalg.norm(stored) * np.linalg.norm(vector)) or 1.0))
+            hits.append(
+                SearchHit(
+                    segment=segments[key],
+                    bm25_rank=ranks[0].get(key) if bm25 is not None else None,
+                    vector_rank=ranks[-1].get(key) if len(ranks) > 1 or bm25 is None else None,
+                    bm25_score=scores.get(key),
+                    rrf_score=round(score, 6),
+                    cosine=max(-1.0, min(1.0, cosine)),
+                )
+            )
+        return hits
+
+    async def _annotations(
+        self, query: AnnotationQuery, filters: SearchFilters, label_vectors: Embeddings | None
+    ) -> list[Annotation]:
+        found = await self._client.search(
+            index=self.annotations, body=bodies.annotations_body(filters, MAX_ANNOTATIONS)
+        )
+        candidates = [Annotation.model_validate(hit["_source"]["body"]) for hit in found["hits"]["hits"]]
+        labels_found = await self._client.search(
+            index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label", "embedding"]
+        )
+        known = [hit["_source"]["label"] for hit in labels_found["hits"]["hits"]]
+        matrix = (
+            np.asarray([hit["_source"]["embedding"] for hit in labels_found["hits"]["hits"]], dtype=np.float32)
+            if known
+            else None
+        )
+        vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
+        labels = {
+            term: set(matching_labels(term, known, vectors[i] if vectors is not None else None, matrix))
+            for i, term in enumerate(query.label_terms())
+        }
+        return select(candidates, query, labels, self._units)
+
+    async def annotations_search(
+        self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
+    ) -> AnnotationMatches:
+        """Matching facts and rows; the total is exact."""
+        matches = await self._annotations(query, filters, label_vectors)
+        ordered = sorted(matches, key=lambda a: a.date.toordinal() if a.date else 0, reverse=True)
+        return AnnotationMatches(annotations=ordered[:limit], total=len(matches))
+
+    async def annotations_aggregate(
+        self,
+        query: AnnotationQuery,
+        filters: SearchFilters,
+        function: AggregateFunction,
+        field: str | None,
+        group_by: str | None,
+        label_vectors: Embeddings | None,
+    ) -> list[AggregateRow]:
+        """An exact aggregate over every matching annotation."""
+        return aggregate(await self._annotations(query, filters, label_vectors), function, field, group_by)
+
+    async def stats(self, filters: SearchFilters) -> CollectionStats:
+        """Documents per category and annotated documents."""
+        found = await self._client.search(index=self.segments, body=bodies.stats_body(filters))
+        buckets = found["aggregations"]["categories"]["buckets"]
+        annotated = await self._client.search(index=self.annotations, body=bodies.annotated_documents_body(filters))
+        return CollectionStats(
+            documents=int(found["aggregations"]["documents"]["value"]),
+            categories={b["key"]: int(b["documents"]["value"]) for b in buckets},
+            annotated_documents=int(annotated["aggregations"]["documents"]["value"]),
+        )
+
+    async def health(self) -> ToolHealth:
+        """Cluster status and counts."""
+        try:
+            cluster = await self._client.cluster.health()
+            stats = await self.stats(SearchFilters())
+            count = await self._client.count(index=self.segments, query={"term": {"kind": "segment"}})
+        except (NotFoundError, ConnectionError) as exc:
+            return ToolHealth(backend=self.name, ok=False, detail=str(exc))
+        return ToolHealth(
+            backend=self.name,
+            ok=cluster["status"] in ("green", "yellow"),
+            detail=f"cluster {cluster['status']}",
+            documents=stats.documents,
+            segments=int(count["count"]),
+        )
+
+    async def close(self) -> None:
+        """Close the client's connections."""
+        await self._client.close()
+
+
+def _ids(found: Any) -> list[str]:
+    return [hit["_id"] for hit in found["hits"]["hits"]]
+
+
+def _sources(found: Any) -> dict[str, dict[str, Any]]:
+    return {hit["_id"]: hit["_source"] for hit in found["hits"]["hits"]}
+
+
+def _segment(source: dict[str, Any]) -> Segment:
+    fields = {k: v for k, v in source.items() if k in Segment.model_fields}
+    return Segment.model_validate(fields)

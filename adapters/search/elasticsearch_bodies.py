@@ -1,0 +1,188 @@
+"""Request bodies of the Elasticsearch backend, as pure functions (pinned by golden tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.contracts import SearchFilters
+
+SEGMENT_FIELDS = [
+    "chunk_id",
+    "doc_id",
+    "collection",
+    "category",
+    "kind",
+    "position",
+    "span_start",
+    "span_end",
+    "title",
+    "section",
+    "page",
+    "url",
+    "date",
+    "text",
+    "embedding",
+]
+
+
+def segment_mappings(dimension: int) -> dict[str, Any]:
+    """Explicit mappings: keywords for filters, BM25 text fields, a cosine `dense_vector` with HNSW."""
+    keyword = {"type": "keyword"}
+    return {
+        "dynamic": "strict",
+        "properties": {
+            "chunk_id": keyword,
+            "doc_id": keyword,
+            "collection": keyword,
+            "category": keyword,
+            "kind": keyword,
+            "position": {"type": "integer"},
+            "span_start": {"type": "integer"},
+            "span_end": {"type": "integer"},
+            "title": {"type": "text"},
+            "section": {"type": "text"},
+            "page": {"type": "integer"},
+            "url": {"type": "keyword", "index": False},
+            "date": {"type": "date", "format": "strict_date"},
+            "text": {"type": "text"},
+            "embedding": {
+                "type": "dense_vector",
+                "dims": dimension,
+                "index": True,
+                "similarity": "cosine",
+                "index_options": {"type": "hnsw", "m": 16, "ef_construction": 100},
+            },
+        },
+    }
+
+
+def annotation_mappings() -> dict[str, Any]:
+    """Annotations: filter fields, the label, the normalised number, and the full record unindexed."""
+    keyword = {"type": "keyword"}
+    return {
+        "dynamic": "strict",
+        "properties": {
+            "annotation_id": keyword,
+            "doc_id": keyword,
+            "collection": keyword,
+            "category": keyword,
+            "kind": keyword,
+            "label": keyword,
+            "value_num": {"type": "double"},
+            "unit": keyword,
+            "date": {"type": "date", "format": "strict_date"},
+            "body": {"type": "object", "enabled": False},
+        },
+    }
+
+
+def label_mappings(dimension: int) -> dict[str, Any]:
+    """Label embeddings for fuzzy label matching."""
+    return {
+        "dynamic": "strict",
+        "properties": {
+            "label": {"type": "keyword"},
+            "embedding": {"type": "dense_vector", "dims": dimension, "index": False},
+        },
+    }
+
+
+def filter_clauses(filters: SearchFilters, kind: str | None = "segment") -> list[dict[str, Any]]:
+    """The same filters for `bool.filter` and `knn.filter`."""
+    clauses: list[dict[str, Any]] = []
+    if kind:
+        clauses.append({"term": {"kind": kind}})
+    if filters.collections is not None:
+        clauses.append({"terms": {"collection": list(filters.collections)}})
+    if filters.categories:
+        clauses.append({"terms": {"category": list(filters.categories)}})
+    if filters.doc_ids is not None:
+        clauses.append({"terms": {"doc_id": list(filters.doc_ids)}})
+    if filters.date_start or filters.date_end:
+        window: dict[str, str] = {}
+        if filters.date_start:
+            window["gte"] = filters.date_start.isoformat()
+        if filters.date_end:
+            window["lte"] = filters.date_end.isoformat()
+        clauses.append({"range": {"date": window}})
+    return clauses
+
+
+def bm25_body(query: str, filters: SearchFilters, limit: int) -> dict[str, Any]:
+    """BM25 over title (boosted), section and text, with the filters in `bool.filter`."""
+    return {
+        "size": limit,
+        "_source": SEGMENT_FIELDS,
+        "query": {
+            "bool": {
+                "must": [{"multi_match": {"query": query, "fields": ["title^2", "section", "text"]}}],
+                "filter": filter_clauses(filters),
+            }
+        },
+    }
+
+
+def knn_body(vector: list[float], filters: SearchFilters, limit: int, kind: str = "segment") -> dict[str, Any]:
+    """Approximate kNN on the cosine vector, with the same filters inside `knn.filter`."""
+    return {
+        "size": limit,
+        "_source": SEGMENT_FIELDS,
+        "knn": {
+            "field": "embedding",
+            "query_vector": vector,
+            "k": limit,
+            "num_candidates": max(100, 2 * limit),
+            "filter": {"bool": {"filter": filter_clauses(filters, kind)}},
+        },
+    }
+
+
+def rrf_retriever_body(query: str, vector: list[float], filters: SearchFilters, limit: int) -> dict[str, Any]:
+    """Elasticsearch's own `rrf` retriever (needs a licence that includes it; off unless configured)."""
+    bm25 = bm25_body(query, filters, limit)
+    knn = knn_body(vector, filters, limit)["knn"]
+    return {
+        "size": limit,
+        "_source": SEGMENT_FIELDS,
+        "retriever": {
+            "rrf": {
+                "retrievers": [{"standard": {"query": bm25["query"]}}, {"knn": knn}],
+                "rank_constant": 60,
+                "rank_window_size": max(100, limit),
+            }
+        },
+    }
+
+
+def annotations_body(filters: SearchFilters, limit: int) -> dict[str, Any]:
+    """Every annotation within the filters (matching on labels, numbers and text is done by the client)."""
+    return {
+        "size": limit,
+        "_source": ["body"],
+        "query": {"bool": {"filter": filter_clauses(filters, kind=None)}},
+        "sort": [{"annotation_id": "asc"}],
+    }
+
+
+def stats_body(filters: SearchFilters) -> dict[str, Any]:
+    """Documents per category, within the filters."""
+    return {
+        "size": 0,
+        "query": {"bool": {"filter": filter_clauses(filters)}},
+        "aggs": {
+            "documents": {"cardinality": {"field": "doc_id"}},
+            "categories": {
+                "terms": {"field": "category", "missing": "unknown", "size": 10},
+                "aggs": {"documents": {"cardinality": {"field": "doc_id"}}},
+            },
+        },
+    }
+
+
+def annotated_documents_body(filters: SearchFilters) -> dict[str, Any]:
+    """Documents with at least one annotation, within the filters."""
+    return {
+        "size": 0,
+        "query": {"bool": {"filter": filter_clauses(filters, kind=None)}},
+        "aggs": {"documents": {"cardinality": {"field": "doc_id"}}},
+    }
