@@ -1,0 +1,93 @@
+"""Embedded hybrid search latency (query embedding included) at 10k and 100k chunks.
+
+    python benchmarks/query_latency.py [../shared/data/beir-nfcorpus]
+
+The index holds real NFCorpus passages (repeated with distinct ids to reach the size) for BM25,
+with random unit vectors as their embeddings: the cost of exact vector search does not depend on
+the values, and encoding 100k passages would take most of an hour on this machine. Queries are
+real NFCorpus queries, embedded by the real model inside the timed section.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from adapters.search.embedded import EmbeddedSearchBackend
+from bots.bootstrap import build_app
+from bots.settings import Settings
+from core.contracts import SearchFilters
+from core.knowledge import DocumentRecord, Segment
+
+QUERIES = 300
+
+
+async def measure(folder: Path, size: int) -> dict[str, float]:
+    passages = [json.loads(line) for line in (folder / "corpus.jsonl").open(encoding="utf-8")]
+    queries = [json.loads(line)["text"] for line in (folder / "queries.jsonl").open(encoding="utf-8")][:QUERIES]
+    data = Path(tempfile.mkdtemp(prefix="threadwise-latency-"))
+    app = await build_app(Settings(data_dir=data))
+    backend = EmbeddedSearchBackend(
+        path=data / "latency.sqlite3",
+        executor=app.executor,
+        model_name=app.embedder.model_name,
+        dimension=app.embedder.dimension,
+    )
+    rng = np.random.default_rng(7)
+    batch = 1000
+    for start in range(0, size, batch):
+        vectors = rng.normal(size=(batch, app.embedder.dimension)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        doc_id = f"bench{start}"
+        segments = [
+            Segment(
+                chunk_id=f"{doc_id}:{i}",
+                doc_id=doc_id,
+                collection="bench",
+                position=i,
+                text=passages[(start + i) % len(passages)]["text"],
+                title=passages[(start + i) % len(passages)]["title"],
+            )
+            for i in range(batch)
+        ]
+        record = DocumentRecord(
+            doc_id=doc_id,
+            collection="bench",
+            title=doc_id,
+            source_path=doc_id,
+            relative_path=doc_id,
+            media_type="text/plain",
+            content_hash=doc_id,
+        )
+        await backend.upsert_document(record, segments, vectors)
+    filters = SearchFilters(collections=["bench"])
+    await backend.search_hybrid("warm up", await app.embedder.embed(["warm up"]), filters, 50)
+    timings = []
+    for text in queries:
+        started = time.perf_counter()
+        await backend.search_hybrid(text, await app.embedder.embed([text]), filters, 50)
+        timings.append((time.perf_counter() - started) * 1000)
+    await backend.close()
+    await app.close()
+    timings.sort()
+    return {
+        "chunks": size,
+        "p50_ms": round(statistics.median(timings), 1),
+        "p95_ms": round(timings[int(0.95 * (len(timings) - 1))], 1),
+    }
+
+
+async def main(folder: Path) -> None:
+    for size in (10_000, 100_000):
+        print(await measure(folder, size))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("../shared/data/beir-nfcorpus")))
