@@ -158,3 +158,31 @@ def test_a_thread_continues_across_processes_with_channel_access(
 
     walled = run(["ask", "List all tire receipts", "--channel", "slack:T1:C-empty", "--json"], env, cwd)
     assert json.loads(walled.stdout)["citations"] == []
+
+
+def test_eval_retrieval_prints_the_spec_json(tmp_path: Path) -> None:
+    beir = tmp_path / "tiny-beir"
+    (beir / "qrels").mkdir(parents=True)
+    topics = ["solar panel width", "parental leave weeks", "winter tyre season", "hotel cost limit", "train travel"]
+    (beir / "corpus.jsonl").write_text(
+        "".join(
+            json.dumps({"_id": f"D{i}", "title": t.title(), "text": f"This note is about {t}."}) + "\n"
+            for i, t in enumerate(topics)
+        ),
+        encoding="utf-8",
+    )
+    (beir / "queries.jsonl").write_text(
+        "".join(json.dumps({"_id": f"Q{i}", "text": t}) + "\n" for i, t in enumerate(topics)), encoding="utf-8"
+    )
+    (beir / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"Q{i}\tD{i}\t1\n" for i in range(len(topics))), encoding="utf-8"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    done = run(["eval", "retrieval", str(beir), "--json", "--data-dir", str(tmp_path / "data")], env, tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert (result["dataset"], result["documents"], result["queries"]) == ("tiny-beir", 5, 5)
+    assert set(result["modes"]) == {"bm25", "dense", "hybrid"}
+    assert set(result["modes"]["hybrid"]) == {"ndcg_at_10", "recall_at_100", "mrr_at_10"}
+    assert result["modes"]["hybrid"]["ndcg_at_10"] > 0.9  # every query names its own document
+    assert set(result["timings"]) == {"index_s", "query_ms_p50", "query_ms_p95"}
