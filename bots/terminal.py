@@ -13,16 +13,21 @@ from core.ingest.pipeline import IngestReport, Outcome
 from core.records import DecisionRecord
 
 
-def source_line(citation: Citation) -> str:
-    """`[1] Title, 2024-03-01, §Section, p. 3 — url`."""
-    parts = [f"[{citation.n}] {citation.title}"]
+def source_parts(citation: Citation, title: str) -> str:
+    """`[1] <title>, 2024-03-01, §Section, p. 3`, the title already formatted for the platform."""
+    parts = [f"[{citation.n}] {title}"]
     if citation.date:
         parts.append(citation.date.isoformat())
     if citation.section:
         parts.append(f"§{citation.section}")
     if citation.page:
         parts.append(f"p. {citation.page}")
-    line = ", ".join(parts)
+    return ", ".join(parts)
+
+
+def source_line(citation: Citation) -> str:
+    """`[1] Title, 2024-03-01, §Section, p. 3 — url`."""
+    line = source_parts(citation, citation.title)
     return f"{line} — {citation.url}" if citation.url else line
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from adapters.annotations.matching import aggregate, matching_labels, select
+from adapters.annotations.matching import aggregate, match_query_labels, select
 from adapters.annotations.units import UnitNormalizer
 from core.contracts import SearchFilters, TableResult, Turn
 from core.fusion import boost_recent, reciprocal_rank_fusion
@@ -129,10 +129,7 @@ class InMemorySearchBackend:
         known = sorted(self.labels)
         matrix = np.stack([self.labels[k] for k in known]) if known else None
         vectors = np.asarray(label_vectors.tolist(), dtype=np.float32) if label_vectors is not None else None
-        labels = {
-            term: set(matching_labels(term, known, vectors[i] if vectors is not None else None, matrix))
-            for i, term in enumerate(query.label_terms())
-        }
+        labels = match_query_labels(query, known, matrix, vectors)
         candidates = [
             a
             for doc_annotations in self.annotations.values()

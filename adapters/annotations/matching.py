@@ -57,6 +57,16 @@ def matching_labels(
     return sorted(matches)
 
 
+def match_query_labels(
+    query: AnnotationQuery, known: Sequence[str], known_vectors: np.ndarray | None, query_vectors: np.ndarray | None
+) -> dict[str, set[str]]:
+    """For each label the query names, the known labels it matches (query vectors in `label_terms()` order)."""
+    return {
+        term: set(matching_labels(term, known, query_vectors[i] if query_vectors is not None else None, known_vectors))
+        for i, term in enumerate(query.label_terms())
+    }
+
+
 def _numeric_ok(annotation: Annotation, wanted: NumericFilter, labels: set[str], units: UnitNormalizer) -> bool:
     target = units.normalize(wanted.value, wanted.unit)
     compare = _COMPARE[wanted.operator]

@@ -14,7 +14,7 @@ import numpy as np
 from elasticsearch import AsyncElasticsearch, NotFoundError
 from elasticsearch.helpers import async_bulk
 
-from adapters.annotations.matching import aggregate, matching_labels, select
+from adapters.annotations.matching import aggregate, match_query_labels, select
 from adapters.annotations.units import UnitNormalizer
 from adapters.search import elasticsearch_bodies as bodies
 from adapters.search.embedded import as_matrix
@@ -238,11 +238,7 @@ class ElasticsearchBackend:
             else None
         )
         vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
-        labels = {
-            term: set(matching_labels(term, known, vectors[i] if vectors is not None else None, matrix))
-            for i, term in enumerate(query.label_terms())
-        }
-        return select(candidates, query, labels, self._units)
+        return select(candidates, query, match_query_labels(query, known, matrix, vectors), self._units)
 
     async def annotations_search(
         self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from adapters.annotations.matching import aggregate, matching_labels, select
+from adapters.annotations.matching import aggregate, match_query_labels, select
 from adapters.annotations.units import UnitNormalizer
 from adapters.search.embedded_sql import sql_filters
 from core.contracts import SearchFilters
@@ -61,11 +61,7 @@ class AnnotationIndex:
             if rows
             else None
         )
-        terms = query.label_terms()
-        return {
-            term: set(matching_labels(term, known, vectors[i] if vectors is not None else None, matrix))
-            for i, term in enumerate(terms)
-        }
+        return match_query_labels(query, known, matrix, vectors)
 
     def _matching(
         self,

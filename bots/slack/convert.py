@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bots.terminal import table_text
+from bots.terminal import source_parts, table_text
 from core.contracts import Citation, OrchestrationResult, Turn
 
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
@@ -74,14 +74,7 @@ def target_of(event: dict[str, Any]) -> SlackTarget:
 
 def _source(citation: Citation) -> str:
     title = f"<{citation.url}|{citation.title}>" if citation.url else citation.title
-    parts = [f"[{citation.n}] {title}"]
-    if citation.date:
-        parts.append(citation.date.isoformat())
-    if citation.section:
-        parts.append(f"§{citation.section}")
-    if citation.page:
-        parts.append(f"p. {citation.page}")
-    return ", ".join(parts)
+    return source_parts(citation, title)
 
 
 def result_to_text(result: OrchestrationResult) -> str:

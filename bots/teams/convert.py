@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from bots.terminal import source_parts
 from core.contracts import Citation, OrchestrationResult, TableResult, Turn
 
 _AT_TAG = re.compile(r"<at>[^<]*</at>", re.IGNORECASE)
@@ -70,14 +71,7 @@ def markdown_table(table: TableResult, limit: int = 20) -> str:
 
 def _source(citation: Citation) -> str:
     title = f"[{citation.title}]({citation.url})" if citation.url else citation.title
-    parts = [f"[{citation.n}] {title}"]
-    if citation.date:
-        parts.append(citation.date.isoformat())
-    if citation.section:
-        parts.append(f"§{citation.section}")
-    if citation.page:
-        parts.append(f"p. {citation.page}")
-    return ", ".join(parts)
+    return source_parts(citation, title)
 
 
 def result_to_text(result: OrchestrationResult) -> str:

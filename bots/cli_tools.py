@@ -1,0 +1,180 @@
+"""`threadwise eval`, `index`, `channels` and `export`: evaluation and administration commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bots.cli_common import app, channels_app, err, eval_app, index_app, out
+from bots.cli_common import load_or_exit as _settings
+from bots.cli_common import run as _run
+from bots.terminal import IngestBar
+
+
+@eval_app.command("behavior")
+def eval_behavior(
+    file: Annotated[Path, typer.Argument(help="A behaviour set (YAML).", exists=True, dir_okay=False)],
+    out: Annotated[Path | None, typer.Option(help="Folder for outputs and per-round reports.")] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory to ingest into (default: a fresh one).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcomes as JSON.")] = False,
+) -> None:
+    """Run a behaviour set; exit 1 when any case fails."""
+    import yaml
+    from pydantic import ValidationError
+
+    from bots.evaluation.behavior import BehaviorRunner, default_out, load_behavior, scratch_dir, write_report
+
+    try:
+        spec = load_behavior(file)
+    except (yaml.YAMLError, ValidationError) as exc:
+        err.print(f"[red]error:[/red] {file} is not a valid behaviour set: {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    folder = out or default_out()
+    settings = _settings().model_copy(
+        update={
+            "data_dir": data_dir or scratch_dir(),
+            "database_url": None,
+            "fixed_now": spec.clock,
+            "channel_mismatch_probe": spec.channel_mismatch_probe,
+            "reranker_model": None,
+        }
+    )
+    runner = BehaviorRunner(spec=spec, base=file.resolve().parent, settings=settings)
+    outcomes = write_report(folder, _run(runner.run))
+    failed = [o for o in outcomes if not o["passed"]]
+    if as_json:
+        sys.stdout.write(json.dumps(outcomes, indent=2) + "\n")
+    for outcome in outcomes:
+        mark = "PASS" if outcome["passed"] else "FAIL"
+        err.print(f"{mark} {outcome['id']}: {outcome['route']} {outcome['branch']} {outcome['kind']}", highlight=False)
+        for problem in outcome["problems"]:
+            err.print(f"     {problem}", markup=False, highlight=False)
+    err.print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed; outputs in {folder}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    folder: Annotated[Path, typer.Argument(help="A BEIR folder: corpus.jsonl, queries.jsonl, qrels/test.tsv.")],
+    split: Annotated[str, typer.Option(help="Which qrels file to judge with.")] = "test",
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory to index into (default: a fresh one).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (SPEC section 9).")] = False,
+) -> None:
+    """nDCG@10, Recall@100 and MRR@10 for bm25, dense and hybrid, through the product's own code."""
+    from bots.bootstrap import build_app
+    from bots.evaluation.behavior import scratch_dir
+    from bots.evaluation.retrieval import evaluate_retrieval
+
+    for name in ("corpus.jsonl", "queries.jsonl", f"qrels/{split}.tsv"):
+        if not (folder / name).exists():
+            err.print(f"[red]error:[/red] {folder / name} is missing (BEIR layout expected)")
+            raise typer.Exit(2)
+    settings = _settings().model_copy(update={"data_dir": data_dir or scratch_dir(), "database_url": None})
+
+    async def main() -> dict[str, object]:
+        app_ = await build_app(settings)
+        try:
+            with IngestBar(err) as bar:
+                return await evaluate_retrieval(app_, folder, split=split, progress=bar)
+        finally:
+            await app_.close()
+
+    result = _run(main)
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    for mode, metrics in result["modes"].items():  # type: ignore[attr-defined]
+        out.print(f"{mode:7} " + "  ".join(f"{k} {v:.4f}" for k, v in metrics.items()), highlight=False)
+    out.print(f"timings {result['timings']}", highlight=False)
+
+
+@index_app.command("reindex")
+def index_reindex() -> None:
+    """Elasticsearch: copy every index into a new version and swap its alias (no downtime)."""
+    from bots.bootstrap import build_app
+
+    settings = _settings()
+    if settings.search_backend != "elasticsearch":
+        err.print("[red]error:[/red] reindex applies to THREADWISE_SEARCH_BACKEND=elasticsearch only")
+        raise typer.Exit(2)
+
+    async def main() -> dict[str, str]:
+        app_ = await build_app(settings)
+        try:
+            return await app_.backend.reindex()  # type: ignore[attr-defined, no-any-return]
+        finally:
+            await app_.close()
+
+    for alias, index in _run(main).items():
+        err.print(f"{alias} → {index}", highlight=False)
+
+
+@channels_app.command("set")
+def channels_set(
+    key: Annotated[str, typer.Argument(help="Channel key, e.g. slack:T0123:C0456 or teams:<tenant>:<channel>.")],
+    collections: Annotated[list[str], typer.Argument(help="Collections the channel may read.")],
+) -> None:
+    """Map a channel key to the collections it may read (replacing its earlier mapping)."""
+    from bots.bootstrap import build_storage
+
+    settings = _settings()
+
+    async def main() -> None:
+        storage = await build_storage(settings)
+        try:
+            await storage.channels.set(key, collections)
+        finally:
+            await storage.close()
+
+    _run(main)
+    err.print(f"{key} reads: {', '.join(dict.fromkeys(collections))}", highlight=False)
+
+
+@channels_app.command("list")
+def channels_list() -> None:
+    """Show every mapped channel and how unmapped channels are treated."""
+    from bots.bootstrap import build_storage
+
+    settings = _settings()
+
+    async def main() -> dict[str, list[str]]:
+        storage = await build_storage(settings)
+        try:
+            return await storage.channels.mapping()
+        finally:
+            await storage.close()
+
+    mapping = _run(main)
+    for key, names in mapping.items():
+        sys.stdout.write(f"{key}\t{', '.join(names)}\n")
+    err.print(f"unmapped channels: {settings.unmapped_channels} (THREADWISE_UNMAPPED_CHANNELS)", highlight=False)
+
+
+@app.command()
+def export(
+    result_set: Annotated[str, typer.Argument(help="A result set id (from `ask --json`: table.result_set_id).")],
+    out_file: Annotated[Path, typer.Option("--out", help="Where to write the CSV.")],
+) -> None:
+    """Write every row of a stored result set as CSV."""
+    from bots.bootstrap import build_storage
+    from bots.exports import CsvExporter, ResultSetNotFoundError
+
+    settings = _settings()
+
+    async def main() -> int:
+        storage = await build_storage(settings)
+        try:
+            exporter = CsvExporter(result_sets=storage.result_sets, folder=settings.data_dir / "exports")
+            return await exporter.write(result_set, out_file)
+        except ResultSetNotFoundError as exc:
+            raise ValueError(str(exc)) from None
+        finally:
+            await storage.close()
+
+    rows = _run(main)
+    err.print(f"wrote {rows} rows to {out_file}", highlight=False)
