@@ -93,6 +93,33 @@ def eval_retrieval(
     out.print(f"timings {result['timings']}", highlight=False)
 
 
+@eval_app.command("calibrate")
+def eval_calibrate(
+    folder: Annotated[Path, typer.Argument(help="A BEIR folder with judged queries (e.g. NFCorpus, dev split).")],
+    split: Annotated[str, typer.Option(help="Which qrels file to fit on.")] = "dev",
+    index_dir: Annotated[Path | None, typer.Option(help="Where to index the corpus (default: a fresh folder).")] = None,
+) -> None:
+    """Fit the evidence-level thresholds for the configured model; write them where answers read them."""
+    from bots.bootstrap import build_app
+    from bots.evaluation.behavior import scratch_dir
+    from bots.evaluation.calibrate import calibrate, write_calibration
+
+    settings = _settings()
+    indexing = settings.model_copy(update={"data_dir": index_dir or scratch_dir(), "database_url": None})
+
+    async def main() -> tuple[object, dict[str, object]]:
+        app_ = await build_app(indexing)
+        try:
+            return await calibrate(app_, folder, split=split)
+        finally:
+            await app_.close()
+
+    calibration, report = _run(main)
+    write_calibration(settings.calibration_path, calibration)  # type: ignore[arg-type]
+    sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    err.print(f"thresholds written to {settings.calibration_path}", highlight=False)
+
+
 @index_app.command("reindex")
 def index_reindex() -> None:
     """Elasticsearch: copy every index into a new version and swap its alias (no downtime)."""

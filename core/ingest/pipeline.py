@@ -146,6 +146,11 @@ class Ingestor:
         pending: list[_Pending] = []
         for source_id, loaded in documents:
             text = "\n".join(b.text for b in loaded.blocks)
+            content_hash = hashlib.sha256(text.encode()).hexdigest()
+            previous = await self._registry.find(collection, source_id)
+            if previous is not None and previous.content_hash == content_hash:
+                report.unchanged.append(source_id)  # already indexed: a rerun only measures
+                continue
             record = DocumentRecord(
                 doc_id=source_id,
                 collection=collection,
@@ -154,7 +159,7 @@ class Ingestor:
                 relative_path=source_id,
                 date=loaded.date,
                 media_type=loaded.media_type,
-                content_hash=hashlib.sha256(text.encode()).hexdigest(),
+                content_hash=content_hash,
             )
             segments, annotations = await self._executor.run(self._shape, loaded, record)
             pending.append(_Pending(Path(source_id), record, segments, annotations, "added"))
