@@ -82,12 +82,15 @@ class FakeElasticsearch:
             body = json.loads(raw)
         self.requests.append((request.method, path, body))
         if path.startswith("/_alias/"):
-            found = path.removeprefix("/_alias/") in self.aliases
-            return web.json_response(
-                {} if found else {"error": "alias missing", "status": 404},
-                status=200 if found else 404,
-                headers=HEADERS,
+            alias = path.removeprefix("/_alias/")
+            found = alias in self.aliases
+            reply = {f"{alias}-v1": {"aliases": {alias: {}}}} if found else {"error": "alias missing", "status": 404}
+            return web.json_response(reply, status=200 if found else 404, headers=HEADERS)
+        if path in ("/_reindex", "/_aliases"):
+            done = (
+                {"took": 5, "total": 0, "created": 0, "failures": []} if path == "/_reindex" else {"acknowledged": True}
             )
+            return web.json_response(done, headers=HEADERS)
         if path.endswith("/_bulk"):
             items = [json.loads(line) for line in raw.splitlines() if line.strip()][::2]
             return web.json_response(
@@ -184,6 +187,7 @@ async def test_upsert_deletes_then_bulk_indexes(cluster: tuple[FakeElasticsearch
     await backend.upsert_document(record, [segment], VECTOR)
     paths = [path for _, path, _ in server.requests]
     assert paths[:2] == ["/threadwise-segments/_delete_by_query", "/threadwise-annotations/_delete_by_query"]
+    assert server.requests[0][2] == {"query": {"term": {"doc_id": "d1"}}}
     bulk = next(body for _, path, body in server.requests if path.endswith("/_bulk"))
     action, source = [json.loads(line) for line in bulk.splitlines()][:2]
     assert action == {"index": {"_index": "threadwise-segments", "_id": "d1:0"}}
@@ -204,3 +208,23 @@ async def test_hybrid_sends_the_pinned_bodies_and_fuses_in_the_client(
     assert [h.segment.chunk_id for h in hits] == ["d1:0", "d2:0", "d3:0"]  # RRF: in both lists first
     assert hits[0].bm25_rank == 1 and hits[0].vector_rank == 2
     assert hits[1].cosine == pytest.approx(1.0) and hits[0].cosine == pytest.approx(0.8)
+
+
+async def test_reindex_copies_into_the_next_version_and_swaps_the_alias(
+    cluster: tuple[FakeElasticsearch, ElasticsearchBackend],
+) -> None:
+    server, backend = cluster
+    await backend.ensure_indices()
+    swapped = await backend.reindex()
+    assert swapped["threadwise-segments"] == "threadwise-segments-v2"
+    reindex = next(body for _, path, body in server.requests if path == "/_reindex")
+    assert reindex == {"source": {"index": "threadwise-segments-v1"}, "dest": {"index": "threadwise-segments-v2"}}
+    aliases = next(body for _, path, body in server.requests if path == "/_aliases")
+    assert aliases == {
+        "actions": [
+            {"remove": {"index": "threadwise-segments-v1", "alias": "threadwise-segments"}},
+            {"add": {"index": "threadwise-segments-v2", "alias": "threadwise-segments"}},
+        ]
+    }
+    created = [path for method, path, _ in server.requests if method == "PUT"]
+    assert "/threadwise-segments-v2" in created
