@@ -1,6 +1,6 @@
 """Ingestion time against the raw encoding time of the same texts (target: at most +15%).
 
-    python benchmarks/ingest_overhead.py [../shared/data/beir-nfcorpus]
+    python benchmarks/ingest_overhead.py [../shared/data/beir-nfcorpus] [first N documents]
 
 Ingests the corpus through the product's pipeline into a fresh data directory (segmentation,
 summaries, annotations, encoding, the embedded backend, the registry), then encodes exactly the
@@ -21,8 +21,8 @@ from bots.settings import Settings
 from core.ingest.shape import summarize
 
 
-async def main(folder: Path) -> None:
-    documents = load_corpus(folder)
+async def main(folder: Path, limit: int) -> None:
+    documents = load_corpus(folder)[:limit]
     settings = Settings(data_dir=Path(tempfile.mkdtemp(prefix="threadwise-bench-")))
     app = await build_app(settings)
     try:
@@ -46,4 +46,5 @@ async def main(folder: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("../shared/data/beir-nfcorpus")))
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("../shared/data/beir-nfcorpus")
+    asyncio.run(main(folder, int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -69,19 +68,31 @@ async def measure(folder: Path, size: int) -> dict[str, float]:
         await backend.upsert_document(record, segments, vectors)
     filters = SearchFilters(collections=["bench"])
     await backend.search_hybrid("warm up", await app.embedder.embed(["warm up"]), filters, 50)
-    timings = []
+    timings, embedding, searching = [], [], []
     for text in queries:
         started = time.perf_counter()
-        await backend.search_hybrid(text, await app.embedder.embed([text]), filters, 50)
-        timings.append((time.perf_counter() - started) * 1000)
+        vector = await app.embedder.embed([text])
+        embedded = time.perf_counter()
+        await backend.search_hybrid(text, vector, filters, 50)
+        done = time.perf_counter()
+        timings.append((done - started) * 1000)
+        embedding.append((embedded - started) * 1000)
+        searching.append((done - embedded) * 1000)
     await backend.close()
     await app.close()
-    timings.sort()
     return {
         "chunks": size,
-        "p50_ms": round(statistics.median(timings), 1),
-        "p95_ms": round(timings[int(0.95 * (len(timings) - 1))], 1),
+        "p50_ms": _percentile(timings, 0.5),
+        "p95_ms": _percentile(timings, 0.95),
+        "embed_p50_ms": _percentile(embedding, 0.5),
+        "search_p50_ms": _percentile(searching, 0.5),
+        "search_p95_ms": _percentile(searching, 0.95),
     }
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[int(q * (len(ordered) - 1))], 1)
 
 
 async def main(folder: Path) -> None:
