@@ -1,6 +1,6 @@
 """Embedded hybrid search latency (query embedding included) at 10k and 100k chunks.
 
-    python benchmarks/query_latency.py [../shared/data/beir-nfcorpus]
+    python benchmarks/query_latency.py [../shared/data/beir-nfcorpus] [sizes...]
 
 The index holds real NFCorpus passages (repeated with distinct ids to reach the size) for BM25,
 with random unit vectors as their embeddings: the cost of exact vector search does not depend on
@@ -68,6 +68,15 @@ async def measure(folder: Path, size: int) -> dict[str, float]:
         await backend.upsert_document(record, segments, vectors)
     filters = SearchFilters(collections=["bench"])
     await backend.search_hybrid("warm up", await app.embedder.embed(["warm up"]), filters, 50)
+    bm25_only, vector_only = [], []
+    for text in queries[:100]:
+        vector = await app.embedder.embed([text])
+        started = time.perf_counter()
+        await backend.search_text(text, filters, 50, vector)
+        middle = time.perf_counter()
+        await backend.search_vector(vector, filters, 50)
+        bm25_only.append((middle - started) * 1000)
+        vector_only.append((time.perf_counter() - middle) * 1000)
     timings, embedding, searching = [], [], []
     for text in queries:
         started = time.perf_counter()
@@ -87,6 +96,8 @@ async def measure(folder: Path, size: int) -> dict[str, float]:
         "embed_p50_ms": _percentile(embedding, 0.5),
         "search_p50_ms": _percentile(searching, 0.5),
         "search_p95_ms": _percentile(searching, 0.95),
+        "bm25_leg_p50_ms": _percentile(bm25_only, 0.5),
+        "vector_leg_p50_ms": _percentile(vector_only, 0.5),
     }
 
 
@@ -96,7 +107,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def main(folder: Path) -> None:
-    for size in (10_000, 100_000):
+    sizes = [int(a) for a in sys.argv[2:]] or [10_000, 100_000]
+    for size in sizes:
         print(await measure(folder, size))
 
 
