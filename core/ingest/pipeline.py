@@ -90,7 +90,7 @@ class Ingestor:
         clock: Clock,
         annotator: Annotator | None = None,
         source_base_url: str | None = None,
-        batch_segments: int = 256,
+        batch_segments: int = 1024,
     ) -> None:
         self._loaders = {suffix: loader for loader in loaders for suffix in loader.suffixes}
         self._embedder = embedder
