@@ -157,11 +157,13 @@ class EmbeddedSearchBackend:
                 self._transaction, lambda: self._annotations.write_labels(self._db, labels, matrix)
             )
 
-    async def _read(self, fn: Callable[[sqlite3.Connection], R]) -> R:
-        """Run `fn(connection)` on the executor, holding the lock."""
+    async def _read(self, fn: Callable[[sqlite3.Connection], R], *, refresh: bool = False) -> R:
+        """Run `fn(connection)` on the executor, holding the lock; `refresh` first picks up new writes."""
 
         def locked() -> R:
             with self._lock:
+                if refresh:
+                    self._refresh()
                 return fn(self._db)
 
         return await self._executor.run(locked)
@@ -281,6 +283,7 @@ class EmbeddedSearchBackend:
                     "SELECT rowid, collection, category, date, kind, doc_id, embedding FROM segments ORDER BY rowid"
                 )
             )
+            self._annotations.invalidate()
             self._seen_version = version
             self._dirty = False
 
@@ -289,7 +292,7 @@ class EmbeddedSearchBackend:
     ) -> AnnotationMatches:
         """Facts and rows matching the query; the total is exact."""
         vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
-        return await self._read(lambda db: self._annotations.search(db, query, filters, limit, vectors))
+        return await self._read(lambda db: self._annotations.search(db, query, filters, limit, vectors), refresh=True)
 
     async def annotations_aggregate(
         self,
@@ -303,7 +306,8 @@ class EmbeddedSearchBackend:
         """count/sum/min/max/avg over every matching annotation, grouped."""
         vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
         return await self._read(
-            lambda db: self._annotations.aggregate(db, query, filters, function, field, group_by, vectors)
+            lambda db: self._annotations.aggregate(db, query, filters, function, field, group_by, vectors),
+            refresh=True,
         )
 
     async def stats(self, filters: SearchFilters) -> CollectionStats:

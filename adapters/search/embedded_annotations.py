@@ -21,6 +21,14 @@ class AnnotationIndex:
     def __init__(self, *, units: UnitNormalizer, dimension: int) -> None:
         self._units = units
         self._dimension = dimension
+        # Parsed once per index version: the planner probes the annotations several times a turn.
+        self._all: list[Annotation] | None = None
+        self._labels: tuple[list[str], np.ndarray | None] | None = None
+
+    def invalidate(self) -> None:
+        """Forget the parsed annotations and labels (a write happened here or elsewhere)."""
+        self._all = None
+        self._labels = None
 
     def write(self, db: sqlite3.Connection, doc_id: str, annotations: Sequence[Annotation]) -> None:
         """Replace a document's annotations (inside the caller's transaction)."""
@@ -54,13 +62,15 @@ class AnnotationIndex:
     def _label_matches(
         self, db: sqlite3.Connection, query: AnnotationQuery, vectors: np.ndarray | None
     ) -> dict[str, set[str]]:
-        rows = db.execute("SELECT label, embedding FROM labels ORDER BY label").fetchall()
-        known = [r[0] for r in rows]
-        matrix = (
-            np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self._dimension)
-            if rows
-            else None
-        )
+        if self._labels is None:
+            rows = db.execute("SELECT label, embedding FROM labels ORDER BY label").fetchall()
+            matrix = (
+                np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self._dimension)
+                if rows
+                else None
+            )
+            self._labels = ([r[0] for r in rows], matrix)
+        known, matrix = self._labels
         return match_query_labels(query, known, matrix, vectors)
 
     def _matching(
@@ -70,9 +80,10 @@ class AnnotationIndex:
         filters: SearchFilters,
         vectors: np.ndarray | None,
     ) -> tuple[list[Annotation], dict[str, set[str]]]:
-        where, params = sql_filters(filters, alias="a")
-        rows = db.execute(f"SELECT a.body FROM annotations a WHERE 1 = 1 {where} ORDER BY a.rowid", params)
-        candidates = [Annotation.model_validate_json(r[0]) for r in rows]
+        if self._all is None:
+            rows = db.execute("SELECT body FROM annotations ORDER BY rowid")
+            self._all = [Annotation.model_validate_json(r[0]) for r in rows]
+        candidates = [a for a in self._all if _passes(a, filters)]
         labels = self._label_matches(db, query, vectors)
         return select(candidates, query, labels, self._units), labels
 
@@ -113,3 +124,16 @@ class AnnotationIndex:
         return int(
             db.execute(f"SELECT count(DISTINCT a.doc_id) FROM annotations a WHERE 1 = 1 {where}", params).fetchone()[0]
         )
+
+
+def _passes(annotation: Annotation, filters: SearchFilters) -> bool:
+    """The filters of `sql_filters`, applied to a parsed annotation."""
+    if filters.collections is not None and annotation.collection not in filters.collections:
+        return False
+    if filters.categories and annotation.category not in filters.categories:
+        return False
+    if filters.doc_ids is not None and annotation.doc_id not in filters.doc_ids:
+        return False
+    if filters.date_start is not None and (annotation.date is None or annotation.date < filters.date_start):
+        return False
+    return filters.date_end is None or (annotation.date is not None and annotation.date <= filters.date_end)

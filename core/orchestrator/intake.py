@@ -9,6 +9,7 @@ import datetime as dt
 import re
 
 from core.contracts import IntakeResult, Intent, NumericConstraint, Signals
+from core.orchestrator.conversation import match_command
 from core.orchestrator.dates import date_hints
 from core.orchestrator.guardrails import check_injection, redact
 from core.text import STOPWORDS, key_terms, normalize_text, words
@@ -61,7 +62,6 @@ UNIT_LABELS = {
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|those|these|that one|this one)\b", re.IGNORECASE)
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b", re.I)
 _HELP = re.compile(r"^(help|what can you do|how do i use you)\b", re.I)
-_COMMAND = re.compile(r"^(show the rest|more|export( that table)?|new topic)[.!]?$", re.I)
 _ENUMERATION = re.compile(r"\b(list|which|all|every|enumerate|how many)\b", re.I)
 _COMPARISON = re.compile(r"\b(compare|versus|vs\.?|difference between)\b", re.I)
 _NUMERIC = re.compile(
@@ -127,7 +127,7 @@ def _coherence(text: str) -> tuple[str, str | None]:
 
 
 def _intent(text: str) -> Intent:
-    if _COMMAND.match(text):
+    if match_command(text):
         return "command"
     if _GREETING.match(text) or _HELP.match(text):
         return "chit_chat"

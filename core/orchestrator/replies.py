@@ -26,7 +26,6 @@ CHANNEL_MISMATCH = (
     "The documents this channel can read don't answer this, but documents this channel can't read "
     "might. I can't show those here; ask in a channel that has access, or ask an admin."
 )
-NO_SOURCES = "I found no documents to search in the collections this conversation can read."
 
 
 def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[RetrievalRound]) -> str:
