@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from adapters.annotations.extract import Annotator
 from adapters.annotations.units import UnitNormalizer
 from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
+from adapters.llm.factory import LlmConfigError, build_chat_models
 from adapters.loaders.docx import DocxLoader
 from adapters.loaders.html import HtmlLoader
 from adapters.loaders.markdown import MarkdownLoader
@@ -17,11 +18,12 @@ from adapters.loaders.text import TextLoader
 from adapters.rerankers.cross_encoder import CrossEncoderReranker
 from adapters.search.embedded import EmbeddedSearchBackend
 from bots.exports import CsvExporter
-from bots.settings import Settings
+from bots.settings import Settings, SettingsError
 from core.calibration import Calibration
 from core.clock import FixedClock, SystemClock
 from core.concurrency import CpuExecutor
 from core.ingest.pipeline import Ingestor
+from core.llm.gateway import ChatModels, LlmGateway
 from core.orchestrator.commands import Commands
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
@@ -68,6 +70,7 @@ class App:
     service: TurnService
     ingestor: Ingestor
     exporter: CsvExporter
+    llm: LlmGateway
 
     async def close(self) -> None:
         """Release the backend, the database and the executor."""
@@ -143,8 +146,28 @@ async def build_search_backend(
     )
 
 
-async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
-    """Build every component; loads and warms up the embedding model."""
+def build_llm(settings: Settings) -> ChatModels | None:
+    """The configured chat models, or None for provider `none`; a wrong LLM setting raises `SettingsError`."""
+    try:
+        return build_chat_models(
+            provider=settings.llm_provider,
+            model=settings.llm_model,
+            base_url=settings.llm_base_url,
+            api_key=settings.llm_api_key,
+            timeout_s=settings.llm_timeout_s,
+            max_retries=settings.llm_max_retries,
+            temperature=settings.llm_temperature,
+        )
+    except LlmConfigError as exc:
+        raise SettingsError(f"invalid setting: {exc}") from None
+
+
+async def build_app(settings: Settings, *, clock: Clock | None = None, chat_models: ChatModels | None = None) -> App:
+    """Build every component; loads and warms up the embedding model.
+
+    `chat_models` replaces the configured LLM (the behaviour set runs with a scripted model).
+    """
+    models = chat_models if chat_models is not None else build_llm(settings)
     clock = clock or (FixedClock(at=settings.fixed_now) if settings.fixed_now else SystemClock())
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     executor = CpuExecutor(max_workers=settings.cpu_workers)
@@ -156,6 +179,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
     reranker = None
     if settings.reranker_model:
         reranker = await CrossEncoderReranker.load(name=settings.reranker_model, executor=executor)
+    llm = LlmGateway(models, timeout_s=settings.llm_timeout_s)
     graph = AnswerGraph(
         backend=backend,
         embedder=embedder,
@@ -165,6 +189,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
         reranker=reranker,
         reranker_configured=bool(settings.reranker_model),
         channel_mismatch_probe=settings.channel_mismatch_probe,
+        llm=llm,
     )
     exporter = CsvExporter(
         result_sets=storage.result_sets, folder=settings.data_dir / "exports", public_url=settings.public_url
@@ -177,6 +202,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
         clock=clock,
         commands=Commands(result_sets=storage.result_sets, exporter=exporter),
         count_tokens=embedder.count_tokens,
+        llm=llm,
     )
     ingestor = Ingestor(
         loaders=all_loaders(),
@@ -199,4 +225,5 @@ async def build_app(settings: Settings, *, clock: Clock | None = None) -> App:
         service=service,
         ingestor=ingestor,
         exporter=exporter,
+        llm=llm,
     )

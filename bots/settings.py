@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_api_key: SecretStr | None = None
     llm_timeout_s: float = Field(default=30.0, gt=0)
+    llm_max_retries: int = Field(default=2, ge=0, le=10)
+    llm_temperature: float = Field(default=0.2, ge=0.0, le=2.0)
     source_base_url: str | None = None
     public_url: str | None = None
     unmapped_channels: Literal["default", "deny"] = "default"
@@ -54,7 +56,15 @@ class Settings(BaseSettings):
     )
     microsoft_app_tenant_id: str | None = Field(default=None, validation_alias=AliasChoices("MicrosoftAppTenantId"))
 
-    @field_validator("database_url", "elasticsearch_url", "source_base_url", "public_url", "slack_api_url")
+    @field_validator(
+        "database_url",
+        "elasticsearch_url",
+        "source_base_url",
+        "public_url",
+        "slack_api_url",
+        "llm_base_url",
+        "llm_model",
+    )
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None

@@ -42,6 +42,7 @@ FinalReason = Literal[
     "command",
 ]
 SearchMode = Literal["bm25", "vector", "hybrid", "summary", "structured"]
+LlmStage = Literal["route", "reformulate", "synthesis", "reflection", "summary", "clarification"]
 
 
 class Contract(BaseModel):
@@ -254,6 +255,15 @@ class Coverage(Contract):
     missing: list[str] = Field(default_factory=list)
 
 
+class LlmStep(Contract):
+    """One place an LLM could be used in a turn: which path ran and why (SPEC section 8)."""
+
+    stage: LlmStage
+    path: Literal["llm", "deterministic"]
+    reason: str
+    took_ms: float = 0.0
+
+
 class OrchestrationResult(Contract):
     """The one answer object every platform renders."""
 
@@ -281,3 +291,4 @@ class OrchestrationResult(Contract):
     turn_id: str | None = None
     errors: list[str] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict)
+    llm_steps: list[LlmStep] = Field(default_factory=list)

@@ -13,6 +13,7 @@ from core.contracts import (
     Contract,
     EvidenceLevel,
     Intent,
+    LlmStep,
     Platform,
     RetrievalRound,
     RouteName,
@@ -97,3 +98,4 @@ class DecisionRecord(Contract):
     final_reason: str
     timings: dict[str, float] = Field(default_factory=dict)
     errors: list[str] = Field(default_factory=list)
+    llm_steps: list[LlmStep] = Field(default_factory=list)

@@ -81,6 +81,7 @@ class RouterDecisionRow(Base):
     final_reason: Mapped[str] = mapped_column(String(48))
     timings: Mapped[dict[str, Any]] = mapped_column(default=dict)
     errors: Mapped[list[Any]] = mapped_column(default=list)
+    llm_steps: Mapped[list[Any]] = mapped_column(default=list)
 
 
 class DocumentRow(Base):

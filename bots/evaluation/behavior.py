@@ -16,6 +16,7 @@ from bots.bootstrap import App, build_app
 from bots.settings import Settings
 from core.access import readable_collections
 from core.contracts import OrchestrationResult, Turn
+from core.llm.gateway import ChatModels
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
 
@@ -109,14 +110,17 @@ def check(case: Case, result: OrchestrationResult, sources: dict[str, str]) -> l
 class BehaviorRunner:
     """Ingests the set's corpus into a data directory and asks every case through the turn service."""
 
-    def __init__(self, *, spec: BehaviorSet, base: Path, settings: Settings) -> None:
+    def __init__(
+        self, *, spec: BehaviorSet, base: Path, settings: Settings, chat_models: ChatModels | None = None
+    ) -> None:
         self._spec = spec
         self._base = base
         self._settings = settings
+        self._chat_models = chat_models
 
     async def run(self) -> list[dict[str, Any]]:
         """Run every case; each outcome carries its full result for the report."""
-        app = await build_app(self._settings)
+        app = await build_app(self._settings, chat_models=self._chat_models)
         try:
             for entry in self._spec.corpus:
                 report = await app.ingestor.ingest([(self._base / entry.path).resolve()], collection=entry.collection)
@@ -138,6 +142,7 @@ class BehaviorRunner:
             result_sets=app.storage.result_sets,
             reranker=None,
             reranker_configured=True,
+            llm=app.llm,
         )
         storage = app.storage
         return TurnService(
@@ -146,6 +151,7 @@ class BehaviorRunner:
             ledger=storage.ledger,
             decisions=storage.decisions,
             clock=app.clock,
+            llm=app.llm,
         )
 
     async def _case(self, app: App, case: Case, sources: dict[str, str]) -> dict[str, Any]:

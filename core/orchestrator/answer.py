@@ -6,9 +6,13 @@ import re
 
 from core.calibration import Calibration
 from core.contracts import Citation, Coverage, Evidence
+from core.llm.gateway import LlmGateway
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.ports import Embedder
+from core.prompts import reflection as reflection_prompt
+from core.prompts import synthesis as synthesis_prompt
+from core.prompts.common import source_block
 from core.text import key_terms, split_sentences, term_root, words
 
 CITATION_MARK = re.compile(r"\[(\d+)\]")
@@ -18,17 +22,37 @@ MIN_SENTENCES = 2
 
 
 class AnswerWriter:
-    """Writes and checks answers from evidence only, without an LLM."""
+    """Writes and checks answers from evidence only: with the LLM when one answers well, else extractively."""
 
-    def __init__(self, *, embedder: Embedder, calibration: Calibration) -> None:
+    def __init__(self, *, embedder: Embedder, calibration: Calibration, llm: LlmGateway | None = None) -> None:
         self._embedder = embedder
         self._calibration = calibration
+        self._llm = llm or LlmGateway()
 
     async def synthesize(self, state: GraphState) -> dict[str, object]:
-        """The 2–4 evidence sentences most similar to the question, each with its `[n]`."""
+        """An answer citing `[n]`: the LLM's, or the 2–4 evidence sentences most similar to the question.
+
+        Structured answers (tables, totals) are always composed from the rows, never by a model.
+        """
         assert state.intake is not None
         if state.route is not None and state.route.route == "structured" and state.table is not None:
             return {"draft": structured_draft(state)}
+        if not self._llm.enabled:
+            return {"draft": await self._extractive(state)}
+        evidence = state.evidence[: state.budgets.max_evidence]
+        messages = synthesis_prompt.messages(question=state.intake.normalized_query, evidence=evidence)
+        text, step = await self._llm.run(
+            "synthesis", messages, lambda reply: synthesis_prompt.parse(reply, len(evidence)), continuations=True
+        )
+        if text is None:
+            return {"draft": await self._extractive(state), "llm_steps": [step]}
+        cited = sorted({int(n) for n in CITATION_MARK.findall(text) if 1 <= int(n) <= len(evidence)})
+        citations = [_citation(n, evidence[n - 1]) for n in cited]
+        return {"draft": Draft(text=text, citations=citations), "llm_steps": [step]}
+
+    async def _extractive(self, state: GraphState) -> Draft:
+        """The 2–4 evidence sentences most similar to the question, each with its `[n]`."""
+        assert state.intake is not None
         evidence = [e for e in state.evidence if e.mode != "structured"][: state.budgets.max_evidence]
         if not evidence:
             evidence = state.evidence[: state.budgets.max_evidence]
@@ -39,7 +63,7 @@ class AnswerWriter:
             if len(words(clean := _readable(sentence))) >= MIN_SENTENCE_WORDS
         ]
         if not candidates:
-            return {"draft": Draft(text="")}
+            return Draft(text="")
         question = state.intake.normalized_query
         # A sentence is scored with its document's title and section, so "Width: 1.303 m"
         # is matched to the product it belongs to.
@@ -58,10 +82,13 @@ class AnswerWriter:
             n = numbers.setdefault(index, len(numbers) + 1)
             parts.append(f"{sentence.rstrip()} [{n}]")
         citations = [_citation(n, evidence[index]) for index, n in numbers.items()]
-        return {"draft": Draft(text=" ".join(parts), citations=citations)}
+        return Draft(text=" ".join(parts), citations=citations)
 
     def validate_citations(self, state: GraphState) -> dict[str, object]:
-        """Every `[n]` must map to evidence actually given; unknown markers are removed."""
+        """Every `[n]` must map to evidence actually given; unknown markers are removed.
+
+        The markers left are renumbered 1, 2, … in order of first appearance.
+        """
         draft = state.draft
         if draft is None:
             return {}
@@ -77,8 +104,11 @@ class AnswerWriter:
             return ""
 
         text = re.sub(r"\s+([.,;:])", r"\1", CITATION_MARK.sub(keep, draft.text)).strip()
-        used = {int(n) for n in CITATION_MARK.findall(text)}
-        citations = [c for n, c in sorted(valid.items()) if n in used]
+        order: dict[int, int] = {}
+        for n in CITATION_MARK.findall(text):
+            order.setdefault(int(n), len(order) + 1)
+        text = CITATION_MARK.sub(lambda m: f"[{order[int(m.group(1))]}]", text)
+        citations = [valid[old].model_copy(update={"n": new}) for old, new in order.items()]
         return {"draft": Draft(text=text, citations=citations, removed_citations=removed)}
 
     async def reflect(self, state: GraphState) -> dict[str, object]:
@@ -102,11 +132,22 @@ class AnswerWriter:
             relevance = [sum(cited_relevance) / len(cited_relevance)] * 2 if cited_relevance else relevance
         support_original = 0.5 * share_original + 0.5 * relevance[0]
         support_revised = 0.5 * share_revised + 0.5 * relevance[1]
-        confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         found = _found_terms(terms_original, cited_text)
         missing = [t for t in terms_original if t not in found]
+        update: dict[str, object] = {}
+        if self._llm.enabled:
+            sources = source_block([e for e in state.evidence if e.chunk_id in cited])
+            messages = reflection_prompt.messages(
+                original=original, revised=revised, answer=draft.text, sources=sources
+            )
+            judgement, step = await self._llm.run("reflection", messages, reflection_prompt.parse, strict=True)
+            update["llm_steps"] = [step]
+            if judgement is not None:
+                support_original, support_revised = judgement.support_original, judgement.support_revised
+                missing = judgement.missing
+        confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         notes = _notes(confidence, missing, state, cited)
-        return {
+        return update | {
             "reflection": Reflection(
                 confidence=confidence,
                 support_original=round(support_original, 4),

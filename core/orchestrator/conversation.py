@@ -92,8 +92,12 @@ def remember(
     result: OrchestrationResult,
     now: dt.datetime,
     count_tokens: Callable[[Sequence[str]], list[int]],
+    summary: str | None = None,
 ) -> ConversationState:
-    """The conversation after this turn: memory of what was asked and found, and the summary."""
+    """The conversation after this turn: memory of what was asked and found, and the summary.
+
+    `summary` is the new rolling summary when an LLM wrote it; otherwise it is built extractively.
+    """
     memory = state.memory.model_copy()
     if result.kind in ("answer", "clarification"):
         table = result.table
@@ -112,7 +116,7 @@ def remember(
             else None,
             asked_at=now,
         )
-    summary = _summarize(state.summary, question, result.answer, count_tokens)
+    summary = summary or _summarize(state.summary, question, result.answer, count_tokens)
     return state.model_copy(
         update={
             "memory": memory,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from core.calibration import Calibration
 from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, SearchFilters, TableResult
+from core.llm.gateway import LlmGateway
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState, RecoveryStep
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
+from core.prompts import reformulate as reformulate_prompt
 from core.text import key_terms
 
 RECENCY_BOOST = 0.3
@@ -105,10 +107,14 @@ class Executor:
             return await self._tools.structured(
                 route, state.structured, filters, round_id, budgets.max_rows_per_answer, budgets.max_evidence
             )
-        vector = await self._embedder.embed([query])
+        # After an LLM reformulation the vector leg searches by the hypothetical passage (HyDE).
+        vector = await self._embedder.embed([state.hyde or query])
         if route == "long_text":
-            return await self._tools.long_text(query, vector, filters, limit, round_id, boost)
+            found = await self._tools.long_text(query, vector, filters, limit, round_id, boost)
+            return await self._measured(found, query) if state.hyde else found
         text = await self._tools.text(route, query, vector, filters, limit, round_id, boost)
+        if state.hyde:
+            text = await self._measured(text, query)
         named = state.structured is not None and (state.structured.named_fields or state.structured.query.numeric)
         if state.structured is not None and named:
             rows = await self._tools.structured(
@@ -119,6 +125,17 @@ class Executor:
                 text.report.tool = "annotations_search + search_hybrid"
                 text.report.matches += rows.total
         return text
+
+    async def _measured(self, result: RoundResult, query: str) -> RoundResult:
+        """Relevance is measured against the query, never against the hypothetical passage."""
+        if result.evidence:
+            scores = await self._embedder.similarity(query, [e.text for e in result.evidence])
+            rescored = [
+                e.model_copy(update={"relevance": max(0.0, min(1.0, score))})
+                for e, score in zip(result.evidence, scores, strict=True)
+            ]
+            result.evidence = sorted(rescored, key=lambda e: -e.relevance)
+        return result
 
     async def _store(self, result: RoundResult, state: GraphState) -> TableResult | None:
         """Keep the full result set when it does not fit in one answer."""
@@ -186,8 +203,8 @@ def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
     return [e for e in candidates if e.relevance >= cut]
 
 
-def next_recovery(state: GraphState) -> RecoveryStep | None:
-    """The next recovery step that can still change the outcome, or None."""
+def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
+    """The next recovery step that can still change the outcome, or None (`llm`: a model can reformulate)."""
     if len({r.round_id for r in state.rounds}) >= state.budgets.max_rounds:
         return None
     plan = state.plan
@@ -198,32 +215,53 @@ def next_recovery(state: GraphState) -> RecoveryStep | None:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"
-    if "reformulate" not in state.recoveries and _reformulated(plan) != plan.revised_query:
+    if "reformulate" not in state.recoveries and (llm or _reformulated(plan) != plan.revised_query):
         return "reformulate"
     return None
 
 
-def recover(state: GraphState) -> dict[str, object]:
-    """Relax filters, then the next fallback route, then reformulate the query."""
-    step = next_recovery(state)
-    assert step is not None
-    assert state.plan is not None
-    assert state.route is not None
-    update: dict[str, object] = {"recoveries": [*state.recoveries, step]}
-    if step == "relax_filters":
-        update["date_filter"] = False
-    elif step == "next_route":
-        route = state.route
-        update["route"] = route.model_copy(
-            update={
-                "route": route.fallbacks[0],
-                "fallbacks": route.fallbacks[1:],
-                "reason": f"{route.reason}; fell back from {route.route} to {route.fallbacks[0]}",
-            }
-        )
-    else:
-        update["plan"] = state.plan.model_copy(update={"revised_query": _reformulated(state.plan)})
-    return update
+class Recovery:
+    """Relax filters, then the next fallback route, then reformulate (with an LLM: a new query and HyDE)."""
+
+    def __init__(self, *, llm: LlmGateway | None = None) -> None:
+        self._llm = llm or LlmGateway()
+
+    def next_step(self, state: GraphState) -> RecoveryStep | None:
+        """The step `recover` will take, or None when none can change the outcome."""
+        return next_recovery(state, self._llm.enabled)
+
+    async def recover(self, state: GraphState) -> dict[str, object]:
+        """Take the next recovery step."""
+        step = self.next_step(state)
+        assert step is not None
+        assert state.plan is not None
+        assert state.route is not None
+        update: dict[str, object] = {"recoveries": [*state.recoveries, step]}
+        if step == "relax_filters":
+            update["date_filter"] = False
+        elif step == "next_route":
+            route = state.route
+            update["route"] = route.model_copy(
+                update={
+                    "route": route.fallbacks[0],
+                    "fallbacks": route.fallbacks[1:],
+                    "reason": f"{route.reason}; fell back from {route.route} to {route.fallbacks[0]}",
+                }
+            )
+        else:
+            query, hyde = _reformulated(state.plan), None
+            if self._llm.enabled:
+                tried = list(dict.fromkeys(r.query for r in state.rounds))
+                messages = reformulate_prompt.messages(question=state.plan.original_query, tried=tried)
+                found, llm_step = await self._llm.run(
+                    "reformulate", messages, lambda text: reformulate_prompt.parse(text, tried)
+                )
+                update["llm_steps"] = [llm_step]
+                if found is not None:
+                    query, hyde = found.query, found.passage or None
+            update["plan"] = state.plan.model_copy(update={"revised_query": query})
+            update["hyde"] = hyde
+        return update
 
 
 def _reformulated(plan: ExecutionPlan) -> str:

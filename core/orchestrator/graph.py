@@ -13,8 +13,10 @@ from langgraph.graph import END, START, StateGraph
 from core.calibration import Calibration
 from core.contracts import Budgets, OrchestrationResult, Turn
 from core.errors import GuardrailsViolationError
+from core.llm.gateway import LlmGateway
 from core.orchestrator.answer import AnswerWriter
-from core.orchestrator.executor import Executor, next_recovery, recover
+from core.orchestrator.clarify import Clarifier
+from core.orchestrator.executor import Executor, Recovery
 from core.orchestrator.intake import run_intake
 from core.orchestrator.planner import Planner
 from core.orchestrator.probe import ChannelProbe
@@ -42,7 +44,9 @@ class AnswerGraph:
         reranker: Reranker | None = None,
         reranker_configured: bool = False,
         channel_mismatch_probe: bool = False,
+        llm: LlmGateway | None = None,
     ) -> None:
+        llm = llm or LlmGateway()
         self._executor = Executor(
             backend=backend,
             embedder=embedder,
@@ -52,8 +56,12 @@ class AnswerGraph:
             reranker=reranker,
             reranker_configured=reranker_configured,
         )
-        self._planner = Planner(backend=backend, structured=StructuredPlanner(backend=backend, embedder=embedder))
-        self._writer = AnswerWriter(embedder=embedder, calibration=calibration)
+        self._planner = Planner(
+            backend=backend, structured=StructuredPlanner(backend=backend, embedder=embedder), llm=llm
+        )
+        self._recovery = Recovery(llm=llm)
+        self._writer = AnswerWriter(embedder=embedder, calibration=calibration, llm=llm)
+        self._clarifier = Clarifier(llm=llm)
         self._probe = ChannelProbe(backend=backend, embedder=embedder, calibration=calibration)
         self._probe_enabled = channel_mismatch_probe
         self._clock = clock
@@ -68,20 +76,27 @@ class AnswerGraph:
         progress: ProgressCallback | None = None,
         history: str | None = None,
         focus: list[str] | None = None,
+        summary: str = "",
     ) -> OrchestrationResult:
         """Run one turn to completion; node errors end in a safe reply, never an exception.
 
-        `history` is the thread's last question; `focus` the documents "those" refers to.
+        `history` is the thread's last question; `focus` the documents "those" refers to;
+        `summary` the conversation so far, for the LLM router.
         """
         state = GraphState(
-            turn=turn, collections=collections, budgets=self._budgets, history=history, focus_doc_ids=focus
+            turn=turn,
+            collections=collections,
+            budgets=self._budgets,
+            history=history,
+            summary=summary,
+            focus_doc_ids=focus,
         )
         config: RunnableConfig = {"configurable": {"progress": progress}, "recursion_limit": 40}
         final = await self._graph.ainvoke(state, config=config)
         result = final["result"]
         assert isinstance(result, OrchestrationResult)
         # respond's own time is known only after it returned.
-        return result.model_copy(update={"timings": dict(final["timings"])})
+        return result.model_copy(update={"timings": dict(final["timings"]), "llm_steps": list(final["llm_steps"])})
 
     def _build(self) -> StateGraph[GraphState]:
         graph = StateGraph(GraphState)
@@ -90,7 +105,7 @@ class AnswerGraph:
             "plan": self._planner.plan,
             "retrieve": self._executor.retrieve,
             "evaluate": self._executor.evaluate,
-            "recover": _sync(recover),
+            "recover": self._recovery.recover,
             "synthesize": self._writer.synthesize,
             "validate_citations": _sync(self._writer.validate_citations),
             "reflect": self._writer.reflect,
@@ -124,12 +139,14 @@ class AnswerGraph:
             return "respond"
         if state.evidence_level in ("high", "medium"):
             return "synthesize"
-        if next_recovery(state):
+        if self._recovery.next_step(state):
             return "recover"
         return "probe" if self._probe_enabled and state.collections is not None else "respond"
 
     async def _respond(self, state: GraphState) -> Update:
-        return {"result": build_result(state, self._clock)}
+        result = build_result(state, self._clock)
+        reworded, steps = await self._clarifier.word(state, result)
+        return {"result": reworded, "llm_steps": steps}
 
 
 def _after_intake(state: GraphState) -> Literal["plan", "respond"]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
+from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
 from core.ports import SearchBackend
+from core.prompts import route as route_prompt
 
 
 def build_plan(intake: IntakeResult) -> ExecutionPlan:
@@ -24,11 +26,16 @@ def build_plan(intake: IntakeResult) -> ExecutionPlan:
 
 
 class Planner:
-    """Rule-based route selection from intent, signals, category statistics and annotation coverage."""
+    """Route selection from intent, signals, category statistics and annotation coverage.
 
-    def __init__(self, *, backend: SearchBackend, structured: StructuredPlanner) -> None:
+    Rule-based; with an LLM, seed 001's route prompt chooses among the same routes and the
+    rule-based plan stays the fallback.
+    """
+
+    def __init__(self, *, backend: SearchBackend, structured: StructuredPlanner, llm: LlmGateway | None = None) -> None:
         self._backend = backend
         self._structured = structured
+        self._llm = llm or LlmGateway()
 
     async def plan(self, state: GraphState) -> dict[str, object]:
         """The route, its ordered fallbacks, the reason, and the structured query if any."""
@@ -57,29 +64,63 @@ class Planner:
             # A question about rows, numbers or aggregates, or one that names a field ("rated power").
             if (wants_rows or structured.named_fields) and (query.label_terms() or query.text or query.numeric):
                 matches = await self._structured.count(query, filters)
-        if matches and structured is not None:
-            route = RouteDecision(
-                route="structured",
-                fallbacks=["hybrid", "long_text"],
+        route = _rule_route(intake, structured, matches, wants_rows, coverage, bool(stats.annotated_documents))
+        update: dict[str, object] = {"route": route, "plan": plan, "structured": structured}
+        if self._llm.enabled:
+            offered = (["structured"] if matches else []) + ["hybrid", "long_text"]
+            messages = route_prompt.messages(
+                question=intake.normalized_query,
+                summary=state.summary,
                 intent=intake.intent,
-                reason=f"{intake.intent}: {matches} structured matches; {coverage}",
+                coverage=coverage,
+                health=f"{self._backend.name} search: ok; structured matches for this question: {matches}",
+                offered=offered,
+                suggested=route.route,
+                fallbacks=list(route.fallbacks),
             )
-            return {"route": route, "plan": plan, "structured": structured}
-        if wants_rows and stats.annotated_documents:
-            reason = f"{intake.intent}: no structured match, annotations and text together; {coverage}"
-            route = RouteDecision(route="hybrid", fallbacks=["long_text"], intent=intake.intent, reason=reason)
-        elif intake.intent == "conceptual":
-            route = RouteDecision(
-                route="long_text",
-                fallbacks=["hybrid"],
-                intent=intake.intent,
-                reason=f"conceptual: summaries then segments; {coverage}",
+            choice, step = await self._llm.run(
+                "route", messages, lambda text: route_prompt.parse(text, offered), strict=True
             )
-        else:
-            route = RouteDecision(
-                route="hybrid",
-                fallbacks=["long_text"],
-                intent=intake.intent,
-                reason=f"{intake.intent}: hybrid text and vector search; {coverage}",
-            )
-        return {"route": route, "plan": plan, "structured": structured}
+            update["llm_steps"] = [step]
+            if choice is not None:
+                update["route"] = RouteDecision(
+                    route=choice.route,
+                    fallbacks=choice.fallbacks,
+                    intent=intake.intent,
+                    reason=f"LLM router: {choice.reason}; {coverage}",
+                )
+        return update
+
+
+def _rule_route(
+    intake: IntakeResult,
+    structured: StructuredQuery | None,
+    matches: int,
+    wants_rows: bool,
+    coverage: str,
+    annotated: bool,
+) -> RouteDecision:
+    """The rule-based route (seed 001): structured when it matches, long_text for concepts, else hybrid."""
+    if matches and structured is not None:
+        return RouteDecision(
+            route="structured",
+            fallbacks=["hybrid", "long_text"],
+            intent=intake.intent,
+            reason=f"{intake.intent}: {matches} structured matches; {coverage}",
+        )
+    if wants_rows and annotated:
+        reason = f"{intake.intent}: no structured match, annotations and text together; {coverage}"
+        return RouteDecision(route="hybrid", fallbacks=["long_text"], intent=intake.intent, reason=reason)
+    if intake.intent == "conceptual":
+        return RouteDecision(
+            route="long_text",
+            fallbacks=["hybrid"],
+            intent=intake.intent,
+            reason=f"conceptual: summaries then segments; {coverage}",
+        )
+    return RouteDecision(
+        route="hybrid",
+        fallbacks=["long_text"],
+        intent=intake.intent,
+        reason=f"{intake.intent}: hybrid text and vector search; {coverage}",
+    )

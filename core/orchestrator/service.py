@@ -16,12 +16,14 @@ from core.contracts import (
     RouteDecision,
     Turn,
 )
+from core.llm.gateway import LlmGateway
 from core.orchestrator import replies
 from core.orchestrator.commands import Commands
 from core.orchestrator.conversation import prepare, remember, reset
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.guardrails import redact
 from core.ports import Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
+from core.prompts import summary as summary_prompt
 from core.records import ConversationKey, DecisionRecord
 
 LEASE_SECONDS = 300.0
@@ -52,7 +54,9 @@ class TurnService:
         clock: Clock,
         commands: Commands | None = None,
         count_tokens: Callable[[Sequence[str]], list[int]] | None = None,
+        llm: LlmGateway | None = None,
     ) -> None:
+        self._llm = llm or LlmGateway()
         self._graph = graph
         self._conversations = conversations
         self._ledger = ledger
@@ -94,13 +98,18 @@ class TurnService:
                 memory = conversation.memory
                 focus = [c.doc_id for c in memory.sources] if PLURAL.search(turn.text) and memory.sources else None
                 result = await self._graph.run(
-                    asked, collections=collections, progress=progress, history=memory.last_question, focus=focus
+                    asked,
+                    collections=collections,
+                    progress=progress,
+                    history=memory.last_question,
+                    focus=focus,
+                    summary=conversation.summary,
                 )
         except Exception as exc:  # the platform must still get a reply
             log.exception("turn %s failed", turn.message_key)
             result = apology(turn, f"{type(exc).__name__}: {exc}")
         result = result.model_copy(update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id})
-        await self._decisions.record(_decision(result, claim.turn_id, conversation.conversation_id, self._clock))
+        conversation_id = conversation.conversation_id
         if prepared.command == "new_topic":
             conversation = reset(conversation, self._clock.now())
         elif prepared.command:
@@ -108,7 +117,19 @@ class TurnService:
             conversation = conversation.model_copy(update={"memory": memory, "updated_at": self._clock.now()})
         else:
             question = redact(prepared.question).text
-            conversation = remember(conversation, question, turn.user, result, self._clock.now(), self._count_tokens)
+            summary = None
+            if self._llm.enabled:
+                messages = summary_prompt.messages(
+                    summary=conversation.summary, question=question, answer=result.answer
+                )
+                summary, step = await self._llm.run(
+                    "summary", messages, lambda text: summary_prompt.parse(text, self._count_tokens)
+                )
+                result = result.model_copy(update={"llm_steps": [*result.llm_steps, step]})
+            conversation = remember(
+                conversation, question, turn.user, result, self._clock.now(), self._count_tokens, summary=summary
+            )
+        await self._decisions.record(_decision(result, claim.turn_id, conversation_id, self._clock))
         await self._conversations.save(conversation)
         return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
 
@@ -166,4 +187,5 @@ def _decision(result: OrchestrationResult, turn_id: str, conversation_id: str, c
         final_reason=result.final_reason,
         timings=result.timings,
         errors=result.errors,
+        llm_steps=result.llm_steps,
     )

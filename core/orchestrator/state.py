@@ -15,6 +15,7 @@ from core.contracts import (
     EvidenceLevel,
     ExecutionPlan,
     IntakeResult,
+    LlmStep,
     OrchestrationResult,
     RetrievalRound,
     RouteDecision,
@@ -68,6 +69,7 @@ class GraphState(BaseModel):
     turn: Turn
     collections: list[str] | None = None
     history: str | None = None
+    summary: str = ""
     focus_doc_ids: list[str] | None = None
     budgets: Budgets = Field(default_factory=Budgets)
     # intake
@@ -79,6 +81,7 @@ class GraphState(BaseModel):
     structured: StructuredQuery | None = None
     date_filter: bool = True
     recoveries: list[RecoveryStep] = Field(default_factory=list)
+    hyde: str | None = None  # a hypothetical passage the vector leg searches by (reformulation)
     # retrieve
     rounds: Annotated[list[RetrievalRound], merge_rounds] = Field(default_factory=list)
     candidates: list[Evidence] = Field(default_factory=list)
@@ -99,3 +102,4 @@ class GraphState(BaseModel):
     # shared, append-only
     errors: Annotated[list[str], operator.add] = Field(default_factory=list)
     timings: Annotated[dict[str, float], merge_timings] = Field(default_factory=dict)
+    llm_steps: Annotated[list[LlmStep], operator.add] = Field(default_factory=list)

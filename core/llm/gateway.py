@@ -1,0 +1,118 @@
+"""The one door to the optional chat model: a time limit, continuation, and the path taken (SPEC section 8).
+
+Every caller keeps its deterministic path: `LlmGateway.run` returns the parsed output, or None
+with the reason (timeout, error, invalid output), and an `LlmStep` for the decision log either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from langchain_core.language_models import LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable
+from langsmith import traceable
+
+from core.contracts import LlmStage, LlmStep
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+ChatRunnable = Runnable[LanguageModelInput, BaseMessage]
+Messages = Sequence[tuple[str, str]]
+
+CONTINUE = "Continue exactly where you stopped. Do not repeat anything you already wrote."
+MAX_REASON = 240
+
+
+@dataclass(frozen=True)
+class ChatModels:
+    """The configured chat model at its answer temperature, and the same model at temperature 0."""
+
+    answer: ChatRunnable
+    strict: ChatRunnable
+    name: str
+
+
+class LlmGateway:
+    """Runs one LLM step with a time limit; any failure means the caller's deterministic path."""
+
+    def __init__(self, models: ChatModels | None = None, *, timeout_s: float = 30.0, max_continuations: int = 2):
+        self._models = models
+        self._timeout_s = timeout_s
+        self._max_continuations = max_continuations
+
+    @property
+    def enabled(self) -> bool:
+        """Whether a chat model is configured at all."""
+        return self._models is not None
+
+    async def run(
+        self,
+        stage: LlmStage,
+        messages: Messages,
+        parse: Callable[[str], T],
+        *,
+        strict: bool = False,
+        continuations: bool = False,
+    ) -> tuple[T | None, LlmStep]:
+        """Ask the model and parse its reply; `(None, step)` says why the deterministic path runs.
+
+        `strict` uses temperature 0; `continuations` asks again when the model stopped for length.
+        """
+        if self._models is None:
+            return None, LlmStep(stage=stage, path="deterministic", reason="no LLM configured")
+        model = self._models.strict if strict else self._models.answer
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                text = await _traced(stage)(model, messages, self._max_continuations if continuations else 0)
+            value = parse(text)
+        except TimeoutError:
+            reason = f"timed out after {self._timeout_s:g} s"
+        except ValueError as exc:  # includes JSON and pydantic validation errors
+            reason = f"invalid output: {_short(exc)}"
+        except Exception as exc:  # a provider error must never fail the turn
+            reason = f"error: {type(exc).__name__}: {_short(exc)}"
+        else:
+            return value, LlmStep(stage=stage, path="llm", reason="ok", took_ms=_ms(started))
+        log.warning("LLM %s step fell back to the deterministic path: %s", stage, reason)
+        return None, LlmStep(stage=stage, path="deterministic", reason=reason, took_ms=_ms(started))
+
+
+def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int], Any]:
+    """`complete` as a LangSmith run named after the stage; a no-op unless LangSmith's environment is set."""
+    return traceable(name=f"threadwise.{stage}", run_type="chain")(complete)
+
+
+async def complete(model: ChatRunnable, messages: Messages, continuations: int) -> str:
+    """The model's reply text; when it stops for length, ask it to go on, up to `continuations` times."""
+    history: list[BaseMessage | tuple[str, str]] = list(messages)
+    parts: list[str] = []
+    for attempt in range(continuations + 1):
+        reply = await model.ainvoke(history)
+        parts.append(reply.text)
+        if attempt == continuations or not stopped_for_length(reply):
+            break
+        history += [AIMessage(content=reply.text), HumanMessage(content=CONTINUE)]
+    return "".join(parts).strip()
+
+
+def stopped_for_length(reply: BaseMessage) -> bool:
+    """OpenAI-compatible servers say `finish_reason: length`, Ollama `done_reason: length`."""
+    meta = reply.response_metadata
+    return "length" in (meta.get("finish_reason"), meta.get("done_reason"))
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= MAX_REASON else text[: MAX_REASON - 1] + "…"
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

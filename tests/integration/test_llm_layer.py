@@ -1,0 +1,290 @@
+"""The LLM layer against a real chat-completions server on loopback (SPEC section 8, issue 8).
+
+The product is built as a user configures it (`THREADWISE_LLM_PROVIDER=openai` with a base URL);
+the server is scripted per test. Every failure of the model must leave a correct turn.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bots.bootstrap import App, build_app
+from bots.settings import Settings
+from core.contracts import OrchestrationResult, Turn
+from core.llm.gateway import CONTINUE
+from tests.conftest import SAMPLE_CORPUS
+from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply, following
+
+pytestmark = pytest.mark.model
+
+NOW = dt.datetime(2026, 11, 21, 9, 0, tzinfo=dt.UTC)
+LEAVE = "How many weeks of parental leave do new parents get?"
+
+
+@pytest.fixture(scope="module")
+async def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample corpus, ingested once for the module (without an LLM: ingestion never uses one)."""
+    folder = tmp_path_factory.mktemp("llm-layer")
+    app = await build_app(Settings(data_dir=folder, fixed_now=NOW))
+    try:
+        for part, collection in (("handbook", "default"), ("policies", "default"), ("receipts", "finance")):
+            report = await app.ingestor.ingest([SAMPLE_CORPUS / part], collection=collection)
+            assert report.ok
+    finally:
+        await app.close()
+    return folder
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ChatCompletionsServer]:
+    chat = await ChatCompletionsServer().start()
+    yield chat
+    await chat.stop()
+
+
+async def _app(data_dir: Path, server: ChatCompletionsServer | None = None, **llm: Any) -> App:
+    settings: dict[str, Any] = {"data_dir": data_dir, "fixed_now": NOW}
+    if server is not None:
+        settings |= {
+            "llm_provider": "openai",
+            "llm_base_url": server.base_url,
+            "llm_model": "scripted-model",
+            "llm_timeout_s": 10.0,
+            "llm_max_retries": 0,
+        } | llm
+    return await build_app(Settings(**settings))
+
+
+async def _ask(app: App, text: str, thread: str | None = None) -> OrchestrationResult:
+    turn = Turn(
+        platform="cli",
+        tenant="test",
+        channel_key="cli",
+        thread=thread or uuid.uuid4().hex,
+        user="U1",
+        message_key=f"cli:{uuid.uuid4()}",
+        text=text,
+        received_at=NOW,
+    )
+    answer = await app.service.answer(turn, collections=None)
+    assert answer.result is not None
+    return answer.result
+
+
+async def _deterministic(data_dir: Path, text: str) -> OrchestrationResult:
+    app = await _app(data_dir)
+    try:
+        return await _ask(app, text)
+    finally:
+        await app.close()
+
+
+def _paths(result: OrchestrationResult) -> dict[str, str]:
+    return {step.stage: step.path for step in result.llm_steps}
+
+
+async def test_routing_synthesis_and_reflection_go_through_the_model(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    def script(request: ChatRequest) -> Reply:
+        replies = {
+            "route": json.dumps({"route": "hybrid", "fallbacks": ["long_text"], "reason": "scripted router"}),
+            "synthesis": "New parents get 20 weeks of paid parental leave [1].",
+            "reflection": json.dumps({"support_original": 0.9, "support_revised": 0.8, "missing": []}),
+            "summary": "The colleague asked about parental leave; the answer was 20 weeks.",
+        }
+        return Reply(content=replies[request.stage])
+
+    server.script = script
+    app = await _app(data_dir, server)
+    try:
+        result = await _ask(app, LEAVE)
+        decisions = await app.storage.decisions.latest(1)
+    finally:
+        await app.close()
+    assert result.route.route == "hybrid" and result.route.reason.startswith("LLM router: scripted router")
+    assert result.answer.startswith("New parents get 20 weeks of paid parental leave [1].")
+    assert [c.n for c in result.citations] == [1] and "Employee Handbook" in result.citations[0].title
+    assert result.confidence == pytest.approx(0.7 * 0.9 + 0.3 * 0.8) and result.band == "high"
+    assert _paths(result) == {"route": "llm", "synthesis": "llm", "reflection": "llm", "summary": "llm"}
+    assert server.stages() == ["route", "synthesis", "reflection", "summary"]
+    temperatures = {r.stage: r.body["temperature"] for r in server.requests}
+    assert temperatures["route"] == 0 and temperatures["reflection"] == 0 and temperatures["synthesis"] == 0.2
+    assert all(r.body["model"] == "scripted-model" for r in server.requests)
+    assert decisions[-1].llm_steps == result.llm_steps
+
+
+async def test_a_model_that_times_out_leaves_the_deterministic_answer(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    server.script = lambda request: Reply(content="too late", delay_s=3.0)
+    expected = await _deterministic(data_dir, LEAVE)
+    app = await _app(data_dir, server, llm_timeout_s=0.3)
+    try:
+        result = await _ask(app, LEAVE)
+    finally:
+        await app.close()
+    assert result.answer == expected.answer and result.route == expected.route
+    assert [c.chunk_id for c in result.citations] == [c.chunk_id for c in expected.citations]
+    assert result.confidence == expected.confidence and "20 weeks" in result.answer
+    assert {s.stage for s in result.llm_steps} == {"route", "synthesis", "reflection", "summary"}
+    assert all(s.path == "deterministic" and s.reason == "timed out after 0.3 s" for s in result.llm_steps)
+
+
+async def test_invalid_json_from_the_router_falls_back_to_the_rules(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    def script(request: ChatRequest) -> Reply:
+        if request.stage == "route":
+            return Reply(content="I would pick the hybrid route, it seems best.")
+        return following(request)
+
+    server.script = script
+    expected = await _deterministic(data_dir, LEAVE)
+    app = await _app(data_dir, server)
+    try:
+        result = await _ask(app, LEAVE)
+    finally:
+        await app.close()
+    route_step = next(s for s in result.llm_steps if s.stage == "route")
+    assert route_step.path == "deterministic" and route_step.reason.startswith("invalid output")
+    assert result.route == expected.route
+    assert _paths(result)["synthesis"] == "llm" and result.kind == "answer"
+
+
+async def test_a_route_that_was_not_offered_is_invalid(data_dir: Path, server: ChatCompletionsServer) -> None:
+    def script(request: ChatRequest) -> Reply:
+        if request.stage == "route":
+            return Reply(content='{"route": "structured", "fallbacks": [], "reason": "rows"}')
+        return following(request)
+
+    server.script = script
+    app = await _app(data_dir, server)
+    try:
+        result = await _ask(app, "Why must laptops use full-disk encryption?")
+    finally:
+        await app.close()
+    route_step = next(s for s in result.llm_steps if s.stage == "route")
+    assert route_step.path == "deterministic" and "'structured' was not offered" in route_step.reason
+    assert result.route.route != "structured"
+
+
+async def test_a_citation_of_a_source_not_given_is_removed(data_dir: Path, server: ChatCompletionsServer) -> None:
+    def script(request: ChatRequest) -> Reply:
+        if request.stage == "synthesis":
+            return Reply(content="New parents get 20 weeks of leave [1]. Grandparents get 52 weeks [7].")
+        return following(request)
+
+    server.script = script
+    app = await _app(data_dir, server)
+    try:
+        result = await _ask(app, LEAVE)
+    finally:
+        await app.close()
+    assert result.kind == "answer" and "[7]" not in result.answer
+    assert result.answer.startswith("New parents get 20 weeks of leave [1].")
+    assert [c.n for c in result.citations] == [1]
+
+
+async def test_an_answer_with_no_valid_citation_falls_back_to_the_extract(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    def script(request: ChatRequest) -> Reply:
+        if request.stage == "synthesis":
+            return Reply(content="New parents get 20 weeks of leave [9].")
+        return following(request)
+
+    server.script = script
+    expected = await _deterministic(data_dir, LEAVE)
+    app = await _app(data_dir, server)
+    try:
+        result = await _ask(app, LEAVE)
+    finally:
+        await app.close()
+    step = next(s for s in result.llm_steps if s.stage == "synthesis")
+    assert step.path == "deterministic" and "no valid citation" in step.reason
+    assert result.answer.split("\n")[0] == expected.answer.split("\n")[0]
+    assert result.citations and "[9]" not in result.answer
+
+
+async def test_an_answer_cut_for_length_is_continued(data_dir: Path, server: ChatCompletionsServer) -> None:
+    def script(request: ChatRequest) -> Reply:
+        if request.stage == "synthesis" and request.messages[-1][1] == CONTINUE:
+            assert request.messages[-2] == ("ai", "New parents get 20 weeks")
+            return Reply(content=" of paid parental leave [1].")
+        if request.stage == "synthesis":
+            return Reply(content="New parents get 20 weeks", finish_reason="length")
+        return following(request)
+
+    server.script = script
+    app = await _app(data_dir, server)
+    try:
+        result = await _ask(app, LEAVE)
+    finally:
+        await app.close()
+    assert result.answer.startswith("New parents get 20 weeks of paid parental leave [1].")
+    assert server.stages().count("synthesis") == 2
+
+
+async def test_server_errors_are_retried_then_fall_back(data_dir: Path, server: ChatCompletionsServer) -> None:
+    server.script = lambda request: Reply(status=503)
+    expected = await _deterministic(data_dir, LEAVE)
+    app = await _app(data_dir, server, llm_max_retries=1)
+    try:
+        result = await _ask(app, LEAVE)
+    finally:
+        await app.close()
+    assert result.answer == expected.answer
+    # Each of the four steps asked twice: the first attempt and one retry.
+    assert len(server.requests) == 8
+    assert all(s.path == "deterministic" and "Error code: 503" in s.reason for s in result.llm_steps)
+
+
+async def test_an_overflow_clarification_is_worded_by_the_model_only_when_it_keeps_the_choices(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    worded: list[str] = []
+
+    def script(request: ChatRequest) -> Reply:
+        if request.stage != "clarification":
+            return following(request)
+        draft = request.messages[1][1].split("Draft reply:\n", 1)[1]
+        worded.append(draft)
+        if len(worded) == 1:
+            return Reply(content="There are too many receipts. Which one do you mean?")
+        return Reply(content="I found 420 receipts, more than fit here. " + draft.split(". ", 1)[1])
+
+    server.script = script
+    app = await _app(data_dir, server)
+    try:
+        dropped = await _ask(app, "List all receipts")
+        kept = await _ask(app, "List all receipts")
+    finally:
+        await app.close()
+    assert dropped.kind == "clarification" and dropped.answer == worded[0]
+    step = next(s for s in dropped.llm_steps if s.stage == "clarification")
+    assert step.path == "deterministic" and "drops the choices" in step.reason
+    assert kept.answer.startswith("I found 420 receipts, more than fit here.") and "2024" in kept.answer
+    assert _paths(kept)["clarification"] == "llm"
+
+
+async def test_the_summary_is_the_models_and_the_router_reads_it(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    app = await _app(data_dir, server)
+    thread = uuid.uuid4().hex
+    try:
+        await _ask(app, LEAVE, thread)
+        await _ask(app, "What are the core hours?", thread)
+    finally:
+        await app.close()
+    routes = [r for r in server.requests if r.stage == "route"]
+    assert "Conversation summary: (new conversation)" in routes[0].messages[1][1]
+    assert f"Asked: {LEAVE}" in routes[1].messages[1][1]
