@@ -61,9 +61,13 @@ def render_answer(result: OrchestrationResult) -> str:
 def decisions_table(decisions: list[DecisionRecord]) -> Table:
     """Recent router decisions as a table."""
     table = Table(title="Router decisions")
-    for column in ("when", "query", "route", "branch", "evidence", "confidence", "band", "total ms"):
+    for column in ("when", "query", "route", "branch", "evidence", "confidence", "band", "total ms", "llm"):
         table.add_column(column)
     for d in decisions:
+        # "synthesis:llm reflection:deterministic (timed out after 30 s)" — which path each LLM step took.
+        llm = " ".join(
+            f"{s.stage}:{s.path}" + (f" ({s.reason})" if s.path == "deterministic" else "") for s in d.llm_steps
+        )
         table.add_row(
             d.created_at.strftime("%Y-%m-%d %H:%M:%S"),
             d.query[:60],
@@ -73,6 +77,7 @@ def decisions_table(decisions: list[DecisionRecord]) -> Table:
             f"{d.confidence:.2f}",
             d.band,
             f"{sum(d.timings.values()):.0f}",
+            llm or "-",
         )
     return table
 

@@ -71,7 +71,7 @@ def _roots(text: str) -> set[str]:
 
 
 def _answer(question: str, prompt: str) -> str:
-    """The two sentences sharing most key terms with the question, each cited."""
+    """Up to three cited sentences sharing most key terms with the question, each source's best first."""
     wanted = {term_root(t) for t in key_terms(question)}
     scored: list[tuple[int, int, str]] = []
     for match in SOURCE.finditer(prompt.split("\n\nQuestion: ")[0].removeprefix("Sources:\n")):
@@ -79,8 +79,14 @@ def _answer(question: str, prompt: str) -> str:
         for sentence in split_sentences(text):
             scored.append((len(wanted & _roots(sentence)), -n, f"{sentence.strip()} [{n}]"))
     scored.sort(reverse=True)
-    best = [s for overlap, _, s in scored[:2] if overlap] or [s for _, _, s in scored[:1]]
-    return " ".join(best) or "The sources do not say."
+    relevant = [(-n, sentence) for overlap, n, sentence in scored if overlap]
+    # The best sentence of each source first (a comparison cites every side), then the next best.
+    firsts: dict[int, str] = {}
+    for n, sentence in relevant:
+        firsts.setdefault(n, sentence)
+    chosen = list(dict.fromkeys([*firsts.values(), *(sentence for _, sentence in relevant)]))[:3]
+    chosen = chosen or [sentence for _, _, sentence in scored[:1]]
+    return " ".join(chosen) or "The sources do not say."
 
 
 def _judge(prompt: str) -> str:

@@ -31,7 +31,7 @@ class RouteChoice(BaseModel):
     """The model's routing decision."""
 
     route: Route
-    fallbacks: list[Route] = Field(default_factory=list, max_length=2)
+    fallbacks: list[Route] = Field(default_factory=list, max_length=3)
     reason: str = Field(min_length=1, max_length=400)
 
     @field_validator("fallbacks")

@@ -275,9 +275,7 @@ async def test_an_overflow_clarification_is_worded_by_the_model_only_when_it_kee
     assert _paths(kept)["clarification"] == "llm"
 
 
-async def test_the_summary_is_the_models_and_the_router_reads_it(
-    data_dir: Path, server: ChatCompletionsServer
-) -> None:
+async def test_the_summary_is_the_models_and_the_router_reads_it(data_dir: Path, server: ChatCompletionsServer) -> None:
     app = await _app(data_dir, server)
     thread = uuid.uuid4().hex
     try:

@@ -16,6 +16,7 @@ from core.clock import FixedClock
 from core.concurrency import CpuExecutor
 from core.contracts import OrchestrationResult, Turn
 from core.ingest.pipeline import Ingestor
+from core.llm.gateway import LlmGateway
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
 from tests.fakes import (
@@ -26,6 +27,7 @@ from tests.fakes import (
     InMemoryRegistry,
     InMemorySearchBackend,
 )
+from tests.llm_fakes import scripted_models
 
 CLOCK = FixedClock(at=dt.datetime(2026, 11, 21, 9, 0))
 DOCS = {
@@ -42,12 +44,12 @@ WORDS = sorted({w for text in DOCS.values() for w in re.findall(r"[a-z]{4,}", te
 class World:
     """A fake deployment: ingested corpus, graph and service on in-memory ports."""
 
-    def __init__(self, backend: InMemorySearchBackend) -> None:
+    def __init__(self, backend: InMemorySearchBackend, llm: LlmGateway | None = None) -> None:
         self.backend = backend
         self.embedder = HashingEmbedder()
         self.decisions = InMemoryDecisions()
         self.graph = AnswerGraph(
-            backend=backend, embedder=self.embedder, calibration=Calibration(model="fake"), clock=CLOCK
+            backend=backend, embedder=self.embedder, calibration=Calibration(model="fake"), clock=CLOCK, llm=llm
         )
         self.service = TurnService(
             graph=self.graph,
@@ -55,6 +57,7 @@ class World:
             ledger=InMemoryLedger(),
             decisions=self.decisions,
             clock=CLOCK,
+            llm=llm,
         )
 
     async def ask(self, text: str, key: str | None = None) -> OrchestrationResult:
@@ -197,3 +200,25 @@ async def test_ingesting_again_changes_nothing(tmp_path: Path) -> None:
     second = await ingestor.ingest([tmp_path])
     assert (second.added, second.updated, len(second.unchanged)) == ([], [], 1)
     assert sum(s.kind == "segment" for s in backend.segments.values()) == first.segments
+
+
+async def test_without_a_model_no_llm_step_is_recorded(world: World) -> None:
+    result = await world.ask("How many weeks of parental leave are there?")
+    assert result.kind == "answer" and result.llm_steps == []
+    assert world.decisions.items[-1].llm_steps == []
+
+
+async def test_a_model_reformulation_searches_by_its_hypothetical_passage(world: World) -> None:
+    reformulation = '{"query": "new parent paid leave", "passage": "Every new parent receives weeks of paid leave."}'
+    llm = LlmGateway(scripted_models(reformulate=reformulation))
+    helped = World(world.backend, llm)
+    result = await helped.ask("How much time off comes with a newborn baby?")
+    steps = {s.stage: s for s in result.llm_steps}
+    assert steps["reformulate"].path == "llm"
+    assert result.plan.revised_query == "new parent paid leave"
+    assert result.retrieval_report[-1].query == "new parent paid leave"
+    assert result.kind == "answer" and [c.title for c in result.citations] == ["Leave handbook"]
+    # Relevance is measured against the query, not against the hypothetical passage.
+    cited = result.citations[0]
+    expected = await helped.embedder.similarity("new parent paid leave", [cited.snippet])
+    assert cited.relevance == pytest.approx(expected[0], abs=1e-3)
