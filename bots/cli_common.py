@@ -41,6 +41,9 @@ def run(coro_factory: Callable[[], Awaitable[T]]) -> T:
 
     try:
         return asyncio.run(coro_factory())  # type: ignore[arg-type]
+    except SettingsError as exc:  # found while building (an LLM setting): the message names it
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
     except (NotMigratedError, NotImplementedError, FileNotFoundError, ValueError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None

@@ -86,8 +86,9 @@ def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
 
 async def run_server(settings: Settings, host: str, port: int) -> None:
     """Listen at once, load the model, then serve until SIGINT/SIGTERM; drain in-flight answers."""
-    from bots.bootstrap import build_app
+    from bots.bootstrap import build_app, build_llm
 
+    build_llm(settings)  # a wrong LLM setting stops start-up before the port opens
     state = ServerState()
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
 from adapters.llm.factory import LlmConfigError, build_chat_models
+from bots.settings import Settings, SettingsError
 from core.contracts import Evidence
 from core.prompts import clarification, reflection, reformulate, route, summary, synthesis
 from core.prompts.common import source_block
@@ -137,3 +139,10 @@ def test_the_factory_names_the_missing_setting() -> None:
         build_chat_models(provider="openai", model="gpt-4o-mini")
     models = build_chat_models(provider="ollama", model="llama3.2", max_retries=0)
     assert models is not None and models.name == "ollama:llama3.2"
+
+
+def test_a_wrong_llm_setting_stops_start_up_naming_it(tmp_path: Path) -> None:
+    from bots.bootstrap import build_llm
+
+    with pytest.raises(SettingsError, match="THREADWISE_LLM_MODEL: required when THREADWISE_LLM_PROVIDER=ollama"):
+        build_llm(Settings(data_dir=tmp_path, llm_provider="ollama"))
