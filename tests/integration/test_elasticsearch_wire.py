@@ -1,9 +1,10 @@
 """The Elasticsearch backend against a loopback server that speaks the Elasticsearch REST API.
 
-Response bodies are SYNTHETIC: written by hand from the shapes in Elasticsearch's API
-documentation (search, bulk, create index, delete by query), not recorded from a cluster. The
-server records every request so the bodies the backend sends can be compared with the goldens.
-A live cluster runs the shared contract suite instead when THREADWISE_ELASTICSEARCH_URL is set.
+The server answers with the response fixtures in `tests/fixtures/elasticsearch/`: SYNTHETIC ones,
+written by hand from the shapes in Elasticsearch's API documentation, until they are re-recorded
+from a live cluster (`test_elasticsearch_record.py`); each file's `_fixture` label says which.
+The server records every request so the bodies the backend sends can be compared with the goldens.
+A live cluster runs the shared contract suite too when THREADWISE_ELASTICSEARCH_URL is set.
 """
 
 from __future__ import annotations
@@ -20,35 +21,12 @@ from elasticsearch import AsyncElasticsearch
 from adapters.search import elasticsearch_bodies as bodies
 from adapters.search.elasticsearch import ElasticsearchBackend
 from core.contracts import SearchFilters
+from core.fusion import reciprocal_rank_fusion
 from core.knowledge import DocumentRecord, Segment
+from tests import es_fixtures
 
 HEADERS = {"X-Elastic-Product": "Elasticsearch"}
 VECTOR = np.asarray([[0.6, 0.8, 0.0, 0.0]], dtype=np.float32)
-
-
-def _hit(index: str, chunk: str, score: float, embedding: list[float], text: str) -> dict[str, Any]:
-    return {
-        "_index": f"{index}-v1",
-        "_id": chunk,
-        "_score": score,
-        "_source": {
-            "chunk_id": chunk,
-            "doc_id": chunk.split(":")[0],
-            "collection": "default",
-            "category": None,
-            "kind": "segment",
-            "position": 0,
-            "span_start": None,
-            "span_end": None,
-            "title": "Handbook",
-            "section": "Leave",
-            "page": None,
-            "url": None,
-            "date": "2025-01-15",
-            "text": text,
-            "embedding": embedding,
-        },
-    }
 
 
 class FakeElasticsearch:
@@ -83,70 +61,31 @@ class FakeElasticsearch:
         self.requests.append((request.method, path, body))
         if path.startswith("/_alias/"):
             alias = path.removeprefix("/_alias/")
-            found = alias in self.aliases
-            reply = {f"{alias}-v1": {"aliases": {alias: {}}}} if found else {"error": "alias missing", "status": 404}
-            return web.json_response(reply, status=200 if found else 404, headers=HEADERS)
-        if path in ("/_reindex", "/_aliases"):
-            done = (
-                {"took": 5, "total": 0, "created": 0, "failures": []} if path == "/_reindex" else {"acknowledged": True}
-            )
-            return web.json_response(done, headers=HEADERS)
-        if path.endswith("/_bulk"):
-            items = [json.loads(line) for line in raw.splitlines() if line.strip()][::2]
-            return web.json_response(
-                {
-                    "took": 3,
-                    "errors": False,
-                    "items": [
-                        {
-                            "index": {
-                                "_index": next(iter(i.values()))["_index"],
-                                "_id": next(iter(i.values()))["_id"],
-                                "status": 201,
-                                "result": "created",
-                            }
-                        }
-                        for i in items
-                    ],
-                },
-                headers=HEADERS,
-            )
-        if request.method == "PUT":
-            index = path.strip("/")
+            if alias not in self.aliases:
+                status, reply = es_fixtures.load("get_alias_missing")
+                return web.json_response(reply, status=status, headers=HEADERS)
+            status, reply = es_fixtures.load("get_alias")
+            # The fixture answers for one alias; the same shape names the alias asked about.
+            ((_, entry),) = reply.items()
+            settings = next(iter(entry["aliases"].values()))
+            reply = {f"{alias}-v1": {"aliases": {alias: settings}}}
+            return web.json_response(reply, status=status, headers=HEADERS)
+        name = es_fixtures.name_of(request.method, path, body)
+        if name is None:
+            return web.json_response({"error": f"unexpected {request.method} {path}"}, status=400, headers=HEADERS)
+        status, reply = es_fixtures.load(name)
+        if name == "create_index":
             self.aliases.update((body or {}).get("aliases", {}))
-            return web.json_response(
-                {"acknowledged": True, "shards_acknowledged": True, "index": index}, headers=HEADERS
-            )
-        if path.endswith("/_delete_by_query"):
-            return web.json_response(
-                {"took": 1, "timed_out": False, "total": 0, "deleted": 0, "failures": []}, headers=HEADERS
-            )
-        if path.endswith("/_search"):
-            index = path.strip("/").split("/")[0]
-            if "knn" in body:
-                hits = [
-                    _hit(index, "d2:0", 0.95, [0.6, 0.8, 0.0, 0.0], "Parents get 20 weeks of leave."),
-                    _hit(index, "d1:0", 0.70, [0.0, 1.0, 0.0, 0.0], "Annual leave is 27 days."),
+            reply = reply | {"index": path.strip("/")}
+        if name == "bulk":
+            actions = [json.loads(line) for line in raw.splitlines() if line.strip()][::2]
+            template = reply["items"][0]["index"]
+            reply = reply | {
+                "items": [
+                    {"index": template | {"_index": a["index"]["_index"], "_id": a["index"]["_id"]}} for a in actions
                 ]
-            else:
-                hits = [
-                    _hit(index, "d1:0", 7.2, [0.0, 1.0, 0.0, 0.0], "Annual leave is 27 days."),
-                    _hit(index, "d3:0", 5.1, [0.0, 0.0, 1.0, 0.0], "Sick leave needs a note."),
-                ]
-            return web.json_response(
-                {
-                    "took": 2,
-                    "timed_out": False,
-                    "_shards": {"total": 1, "successful": 1, "skipped": 0, "failed": 0},
-                    "hits": {
-                        "total": {"value": len(hits), "relation": "eq"},
-                        "max_score": hits[0]["_score"],
-                        "hits": hits,
-                    },
-                },
-                headers=HEADERS,
-            )
-        return web.json_response({"error": f"unexpected {request.method} {path}"}, status=400, headers=HEADERS)
+            }
+        return web.json_response(reply, status=status, headers=HEADERS)
 
 
 @pytest.fixture
@@ -205,9 +144,22 @@ async def test_hybrid_sends_the_pinned_bodies_and_fuses_in_the_client(
         bodies.bm25_body("parental leave", filters, 10),
         bodies.knn_body(VECTOR[0].tolist(), filters, 10),
     ]
-    assert [h.segment.chunk_id for h in hits] == ["d1:0", "d2:0", "d3:0"]  # RRF: in both lists first
-    assert hits[0].bm25_rank == 1 and hits[0].vector_rank == 2
-    assert hits[1].cosine == pytest.approx(1.0) and hits[0].cosine == pytest.approx(0.8)
+    # The client fuses the two answers by RRF, and measures cosine from the returned embeddings.
+    lexical = [h["_id"] for h in es_fixtures.load("search_bm25")[1]["hits"]["hits"]]
+    nearest = es_fixtures.load("search_knn")[1]["hits"]["hits"]
+    expected = list(reciprocal_rank_fusion([lexical, [h["_id"] for h in nearest]]))
+    assert [h.segment.chunk_id for h in hits] == expected[:10]
+    for hit in hits:
+        assert hit.bm25_rank == (lexical.index(hit.segment.chunk_id) + 1 if hit.segment.chunk_id in lexical else None)
+        source = next((h["_source"] for h in nearest if h["_id"] == hit.segment.chunk_id), None)
+        if source is not None:
+            assert hit.cosine == pytest.approx(float(np.dot(VECTOR[0], source["embedding"])), abs=1e-5)
+
+
+def test_every_fixture_says_whether_it_is_synthetic_or_recorded() -> None:
+    for path in sorted(es_fixtures.FOLDER.glob("*.json")):
+        label = es_fixtures.provenance(path.stem)
+        assert (label["synthetic"] is True and "SYNTHETIC" in label["note"]) or label.get("recorded_from")
 
 
 async def test_reindex_copies_into_the_next_version_and_swaps_the_alias(
