@@ -18,7 +18,8 @@ import numpy as np
 
 from adapters.annotations.units import UnitNormalizer
 from adapters.search.embedded_annotations import AnnotationIndex
-from adapters.search.embedded_index import VectorIndex, fts_query
+from adapters.search.embedded_index import VectorIndex
+from adapters.search.embedded_lexical import LexicalIndex
 from adapters.search.embedded_schema import SCHEMA, SEGMENT_COLUMNS
 from adapters.search.embedded_sql import sql_filters
 from core.concurrency import CpuExecutor
@@ -42,7 +43,6 @@ from core.ports import Embeddings
 R = TypeVar("R")
 
 # BM25 column weights (title, section, text).
-BM25_WEIGHTS = (2.0, 1.0, 1.0)
 
 
 def as_matrix(embeddings: Embeddings) -> np.ndarray:
@@ -53,7 +53,7 @@ def as_matrix(embeddings: Embeddings) -> np.ndarray:
 
 
 class EmbeddedSearchBackend:
-    """BM25 (SQLite FTS5) + exact cosine search, fused by RRF, and annotations, in one file."""
+    """BM25 (bm25s) + exact cosine search, fused by RRF, and annotations, over one SQLite file."""
 
     name = "embedded"
 
@@ -67,6 +67,7 @@ class EmbeddedSearchBackend:
         self._db.executescript(SCHEMA)
         self._check_model(model_name, dimension)
         self._index = VectorIndex(dimension=dimension)
+        self._lexical = LexicalIndex()
         self._annotations = AnnotationIndex(units=UnitNormalizer(), dimension=dimension)
         self._seen_version = -1
         self._dirty = True
@@ -238,17 +239,8 @@ class EmbeddedSearchBackend:
         ]
 
     def _bm25(self, query: str, filters: SearchFilters, limit: int) -> list[tuple[int, float]]:
-        match = fts_query(query)
-        if not match:
-            return []
-        where, params = sql_filters(filters)
-        weights = ", ".join(str(w) for w in BM25_WEIGHTS)
-        sql = (
-            f"SELECT s.rowid, -bm25(segments_fts, {weights}) AS score FROM segments_fts"
-            " JOIN segments s ON s.rowid = segments_fts.rowid"
-            f" WHERE segments_fts MATCH ? {where} ORDER BY bm25(segments_fts, {weights}) LIMIT ?"
-        )
-        return [(int(r), float(s)) for r, s in self._db.execute(sql, [match, *params, limit])]
+        scores = self._lexical.scores(query, len(self._index.rowids))
+        return self._index.top(scores, filters, limit, "segment", floor=0.0)
 
     def _segments(self, rowids: list[int]) -> dict[int, Segment]:
         if not rowids:
@@ -282,6 +274,10 @@ class EmbeddedSearchBackend:
                 self._db.execute(
                     "SELECT rowid, collection, category, date, kind, doc_id, embedding FROM segments ORDER BY rowid"
                 )
+            )
+            self._lexical.load(
+                self._db.execute("SELECT rowid, title, section, text FROM segments WHERE kind = 'segment'"),
+                self._index.positions(),
             )
             self._annotations.invalidate()
             self._seen_version = version
@@ -343,7 +339,7 @@ class EmbeddedSearchBackend:
         return ToolHealth(
             backend=self.name,
             ok=True,
-            detail="sqlite fts5 + exact vectors",
+            detail="bm25s + exact vectors over sqlite",
             documents=documents,
             segments=segments,
         )

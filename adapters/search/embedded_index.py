@@ -1,22 +1,13 @@
-"""The in-memory parts of the embedded backend: the vector matrix and the FTS5 query builder."""
+"""The in-memory vector matrix of the embedded backend, with the filter columns beside it."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable
 
 import numpy as np
 
 from core.contracts import SearchFilters
-
-_TERM = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def fts_query(text: str) -> str:
-    """An FTS5 MATCH expression: every word quoted (no syntax injection), OR-ed together."""
-    terms = dict.fromkeys(t.lower() for t in _TERM.findall(text))
-    return " OR ".join(f'"{t}"' for t in terms)
 
 
 class VectorIndex:
@@ -78,11 +69,23 @@ class VectorIndex:
         """The `limit` nearest rows of `kind` that pass the filters, as (rowid, cosine), best first."""
         if not len(self.rowids) or limit <= 0:
             return []
-        scores = np.where(self._mask(filters, kind), self.matrix @ vector, -np.inf)
+        return self.top(self.matrix @ vector, filters, limit, kind)
+
+    def top(
+        self, scores: np.ndarray, filters: SearchFilters, limit: int, kind: str = "segment", floor: float = -np.inf
+    ) -> list[tuple[int, float]]:
+        """The `limit` best rows of `kind` that pass the filters and score above `floor`, as (rowid, score)."""
+        if not len(self.rowids) or limit <= 0:
+            return []
+        scores = np.where(self._mask(filters, kind) & (scores > floor), scores, -np.inf)
         k = min(limit, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(int(self.rowids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def positions(self) -> dict[int, int]:
+        """rowid → row of the matrix."""
+        return {int(rowid): i for i, rowid in enumerate(self.rowids)}
 
     def cosines(self, vector: np.ndarray, rowids: list[int]) -> list[float]:
         """The cosine of `vector` with each of these rows (0 for a row not loaded)."""

@@ -1,4 +1,7 @@
-"""The embedded backend's SQLite schema: segments and summaries, FTS5, annotations, labels."""
+"""The embedded backend's SQLite schema: segments and summaries, annotations, labels.
+
+BM25 is computed in memory (`embedded_lexical.py`); the FTS5 table of earlier versions is dropped.
+"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS segments (
@@ -20,18 +23,9 @@ CREATE TABLE IF NOT EXISTS segments (
     embedding BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS segments_fts USING fts5(
-    title, section, text, content='segments', content_rowid='rowid',
-    tokenize='porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS segments_ai AFTER INSERT ON segments WHEN new.kind = 'segment' BEGIN
-    INSERT INTO segments_fts(rowid, title, section, text)
-    VALUES (new.rowid, new.title, coalesce(new.section, ''), new.text);
-END;
-CREATE TRIGGER IF NOT EXISTS segments_ad AFTER DELETE ON segments WHEN old.kind = 'segment' BEGIN
-    INSERT INTO segments_fts(segments_fts, rowid, title, section, text)
-    VALUES ('delete', old.rowid, old.title, coalesce(old.section, ''), old.text);
-END;
+DROP TRIGGER IF EXISTS segments_ai;
+DROP TRIGGER IF EXISTS segments_ad;
+DROP TABLE IF EXISTS segments_fts;
 CREATE TABLE IF NOT EXISTS annotations (
     rowid INTEGER PRIMARY KEY,
     annotation_id TEXT NOT NULL UNIQUE,
