@@ -68,6 +68,7 @@ class EmbeddedSearchBackend:
         self._check_model(model_name, dimension)
         self._index = VectorIndex(dimension=dimension)
         self._lexical = LexicalIndex()
+        self._store_missing_tokens()
         self._annotations = AnnotationIndex(units=UnitNormalizer(), dimension=dimension)
         self._seen_version = -1
         self._dirty = True
@@ -81,6 +82,21 @@ class EmbeddedSearchBackend:
                 f"the search index was built with {rows.get('model')} ({rows.get('dimension')} dims), "
                 f"not {model_name} ({dimension}): re-ingest into a new THREADWISE_DATA_DIR"
             )
+
+    def _store_missing_tokens(self) -> None:
+        """Index files written before tokens were stored get them once, here."""
+        if "tokens" not in {row[1] for row in self._db.execute("PRAGMA table_info(segments)")}:
+            self._db.execute("ALTER TABLE segments ADD COLUMN tokens TEXT")
+        missing = self._db.execute(
+            "SELECT rowid, title, section, text FROM segments WHERE kind = 'segment' AND tokens IS NULL"
+        ).fetchall()
+        if missing:
+            updates = [(self._lexical.stored_tokens(t, s, x), r) for r, t, s, x in missing]
+
+            def work() -> None:
+                self._db.executemany("UPDATE segments SET tokens = ? WHERE rowid = ?", updates)
+
+            self._transaction(work)
 
     def _transaction(self, work: Callable[[], None]) -> None:
         with self._lock:
@@ -126,12 +142,17 @@ class EmbeddedSearchBackend:
         ]
 
         def work() -> None:
+            # BM25 tokens are stored with the segment, so no later process tokenizes the corpus again.
+            tokens = [
+                self._lexical.stored_tokens(s.title, s.section, s.text) if s.kind == "segment" else None
+                for s in segments
+            ]
             self._db.execute("DELETE FROM segments WHERE doc_id = ?", (document.doc_id,))
             self._db.executemany(
                 "INSERT INTO segments (chunk_id, doc_id, collection, category, kind, position, span_start,"
-                " span_end, title, section, page, url, date, text, embedding)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                rows,
+                " span_end, title, section, page, url, date, text, embedding, tokens)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(*row, token) for row, token in zip(rows, tokens, strict=True)],
             )
             self._annotations.write(self._db, document.doc_id, annotations)
 
@@ -276,8 +297,7 @@ class EmbeddedSearchBackend:
                 )
             )
             self._lexical.load(
-                self._db.execute("SELECT rowid, title, section, text FROM segments WHERE kind = 'segment'"),
-                self._index.positions(),
+                self._db.execute("SELECT rowid, tokens FROM segments WHERE kind = 'segment'"), self._index.positions()
             )
             self._annotations.invalidate()
             self._seen_version = version

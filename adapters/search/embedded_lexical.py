@@ -2,13 +2,15 @@
 
 Scoring every chunk is a sparse-matrix product over the query's postings only, so a query costs
 well under a millisecond at 10k chunks, where SQLite FTS5 sorted every OR-match by bm25().
-Tokens are cached per row, so a refresh after an ingestion tokenizes only the new rows.
+Tokens are computed once, at ingestion, and stored with the segment; a refresh only re-indexes.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
+from functools import lru_cache
 
 import bm25s
 import numpy as np
@@ -23,34 +25,33 @@ class LexicalIndex:
     """BM25 (Lucene variant, k1 = 1.2, b = 0.75) over segments, aligned with the vector index's rows."""
 
     def __init__(self) -> None:
-        self._stemmer = Stemmer.Stemmer("english")
-        self._stopwords = frozenset(bm25s.stopwords.STOPWORDS_EN)
-        self._tokens: dict[int, list[str]] = {}
         self._retriever: bm25s.BM25 | None = None
         self._positions = np.zeros(0, dtype=np.int64)  # index row → position in the vector index
 
-    def tokens(self, text: str) -> list[str]:
+    @staticmethod
+    def tokens(text: str) -> list[str]:
         """Lower-cased words of two or more characters, English stop words dropped, Snowball-stemmed."""
-        words = [w for w in _WORD.findall(text.lower()) if w not in self._stopwords]
-        return list(self._stemmer.stemWords(words))
+        words = [w for w in _WORD.findall(text.lower()) if w not in _stopwords()]
+        return list(_stemmer().stemWords(words))
 
-    def load(self, rows: Iterable[tuple[int, str, str | None, str]], positions: dict[int, int]) -> None:
-        """Rebuild from (rowid, title, section, text) segment rows; `positions` maps rowid → vector row."""
-        tokens: dict[int, list[str]] = {}
-        for rowid, title, section, text in rows:
-            cached = self._tokens.get(rowid)
-            if cached is None:
-                cached = self.tokens(" ".join([title] * TITLE_WEIGHT + [section or "", text]))
-            tokens[rowid] = cached
-        self._tokens = tokens
-        rowids = list(tokens)
+    def stored_tokens(self, title: str, section: str | None, text: str) -> str:
+        """A segment's tokens as stored beside it: the title twice, then section and text."""
+        return " ".join(self.tokens(" ".join([title] * TITLE_WEIGHT + [section or "", text])))
+
+    def load(self, rows: Iterable[tuple[int, str | None]], positions: dict[int, int]) -> None:
+        """Rebuild from (rowid, stored tokens) rows; `positions` maps rowid → vector-index row."""
+        rowids: list[int] = []
+        corpus: list[list[str]] = []
+        for rowid, stored in rows:
+            rowids.append(rowid)
+            # An empty token list would be dropped by bm25s and shift every row after it.
+            corpus.append(stored.split(" ") if stored else ["\x00"])
         self._positions = np.asarray([positions[r] for r in rowids], dtype=np.int64)
         if not rowids:
             self._retriever = None
             return
         retriever = bm25s.BM25(k1=1.2, b=0.75)
-        # An empty token list would be dropped by bm25s and shift every row after it.
-        retriever.index([tokens[r] or ["\x00"] for r in rowids], show_progress=False)
+        retriever.index(corpus, show_progress=False)
         self._retriever = retriever
 
     def scores(self, query: str, size: int) -> np.ndarray:
@@ -61,3 +62,19 @@ class LexicalIndex:
             return out
         out[self._positions] = self._retriever.get_scores(terms)
         return out
+
+
+_local = threading.local()
+
+
+def _stemmer() -> Stemmer.Stemmer:
+    """One stemmer per thread: PyStemmer's objects are not safe to share between threads."""
+    stemmer: Stemmer.Stemmer | None = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = Stemmer.Stemmer("english")
+    return stemmer
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> frozenset[str]:
+    return frozenset(bm25s.stopwords.STOPWORDS_EN)

@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS segments (
     url TEXT,
     date TEXT,
     text TEXT NOT NULL,
-    embedding BLOB NOT NULL
+    embedding BLOB NOT NULL,
+    tokens TEXT  -- BM25 tokens of a segment, space-separated (NULL for summaries)
 );
 CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc_id);
 DROP TRIGGER IF EXISTS segments_ai;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ from bots.bootstrap import all_loaders
 from core.clock import FixedClock
 from core.contracts import SearchFilters
 from core.ingest.pipeline import Ingestor
+from core.knowledge import DocumentRecord, Segment
 from storage.database import Database, NotMigratedError
 from storage.repositories import SqlDocumentRegistry
 from tests.conftest import SAMPLE_CORPUS
-from tests.fakes import InMemoryRegistry
+from tests.fakes import HashingEmbedder, InMemoryRegistry
 
 CLOCK = FixedClock(at=dt.datetime(2026, 11, 21, 9, 0))
 
@@ -128,3 +130,36 @@ async def test_unmigrated_database_is_refused_until_upgraded(
             async with admin.engine.begin() as connection:
                 await connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
             await admin.dispose()
+
+
+async def test_an_index_written_before_tokens_were_stored_still_ranks_by_bm25(tmp_path: Path, executor: Any) -> None:
+    path = tmp_path / "search.sqlite3"
+    embedder = HashingEmbedder()
+    backend = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+    record = DocumentRecord(
+        doc_id="d1",
+        title="Fleet",
+        source_path="/f.md",
+        relative_path="f.md",
+        media_type="text/markdown",
+        content_hash="x",
+    )
+    segment = Segment(
+        chunk_id="d1:0",
+        doc_id="d1",
+        collection="default",
+        position=0,
+        text="Winter tyres are fitted in October.",
+        title="Fleet handbook",
+    )
+    await backend.upsert_document(record, [segment], await embedder.embed([segment.text]))
+    await backend.close()
+    legacy = sqlite3.connect(path)
+    legacy.execute("ALTER TABLE segments DROP COLUMN tokens")
+    legacy.commit()
+    legacy.close()
+
+    reopened = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+    hits = await reopened.search_text("tyres", SearchFilters(), 5, await embedder.embed(["tyres"]))
+    assert [h.segment.chunk_id for h in hits] == ["d1:0"] and (hits[0].bm25_score or 0) > 0
+    await reopened.close()
