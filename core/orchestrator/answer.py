@@ -126,7 +126,8 @@ class AnswerWriter:
         terms_original, share_original = _term_share(original, cited_text)
         _, share_revised = _term_share(revised, cited_text)
         relevance = [self._calibration.calibrated(c) for c in cosines]
-        if state.route is not None and state.route.route == "structured":
+        structured = state.route is not None and state.route.route == "structured"
+        if structured:
             # Structured hits meet every explicit filter: the answer is as relevant as they are.
             cited_relevance = [e.relevance for e in state.evidence if e.chunk_id in cited]
             relevance = [sum(cited_relevance) / len(cited_relevance)] * 2 if cited_relevance else relevance
@@ -135,7 +136,8 @@ class AnswerWriter:
         found = _found_terms(terms_original, cited_text)
         missing = [t for t in terms_original if t not in found]
         update: dict[str, object] = {}
-        if self._llm.enabled:
+        # A structured answer is exact by construction (rows meeting every filter): no model grades it.
+        if self._llm.enabled and not structured:
             sources = source_block([e for e in state.evidence if e.chunk_id in cited])
             messages = reflection_prompt.messages(
                 original=original, revised=revised, answer=draft.text, sources=sources
