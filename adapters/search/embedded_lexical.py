@@ -22,7 +22,7 @@ _WORD = re.compile(r"(?u)\b\w\w+\b")
 
 
 class LexicalIndex:
-    """BM25 (Lucene variant, k1 = 1.2, b = 0.75) over segments, aligned with the vector index's rows."""
+    """BM25 (Lucene variant, k1 = 1.5, b = 0.75) over segments, aligned with the vector index's rows."""
 
     def __init__(self) -> None:
         self._retriever: bm25s.BM25 | None = None
@@ -50,7 +50,7 @@ class LexicalIndex:
         if not rowids:
             self._retriever = None
             return
-        retriever = bm25s.BM25(k1=1.2, b=0.75)
+        retriever = bm25s.BM25(k1=1.5, b=0.75)
         retriever.index(corpus, show_progress=False)
         self._retriever = retriever
 
