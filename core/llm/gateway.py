@@ -40,12 +40,26 @@ class ChatModels:
 
 
 class LlmGateway:
-    """Runs one LLM step with a time limit; any failure means the caller's deterministic path."""
+    """Runs one LLM step with a time limit; any failure means the caller's deterministic path.
 
-    def __init__(self, models: ChatModels | None = None, *, timeout_s: float = 30.0, max_continuations: int = 2):
+    After a timeout or an error (not an unusable answer) the model is skipped for `cooldown_s`,
+    so an LLM outage costs one timeout, not one per step of every turn.
+    """
+
+    def __init__(
+        self,
+        models: ChatModels | None = None,
+        *,
+        timeout_s: float = 30.0,
+        max_continuations: int = 2,
+        cooldown_s: float = 60.0,
+    ):
         self._models = models
         self._timeout_s = timeout_s
         self._max_continuations = max_continuations
+        self._cooldown_s = cooldown_s
+        self._down_until = 0.0
+        self._down_reason = ""
 
     @property
     def enabled(self) -> bool:
@@ -69,20 +83,28 @@ class LlmGateway:
             return None, LlmStep(stage=stage, path="deterministic", reason="no LLM configured")
         model = self._models.strict if strict else self._models.answer
         started = time.perf_counter()
+        if started < self._down_until:
+            reason = f"skipped: the model failed {started - self._down_until + self._cooldown_s:.0f} s ago"
+            return None, LlmStep(stage=stage, path="deterministic", reason=f"{reason} ({self._down_reason})")
         try:
             async with asyncio.timeout(self._timeout_s):
                 text = await _traced(stage)(model, messages, self._max_continuations if continuations else 0)
             value = parse(text)
         except TimeoutError:
-            reason = f"timed out after {self._timeout_s:g} s"
+            reason = self._down(f"timed out after {self._timeout_s:g} s")
         except ValueError as exc:  # includes JSON and pydantic validation errors
             reason = f"invalid output: {_short(exc)}"
         except Exception as exc:  # a provider error must never fail the turn
-            reason = f"error: {type(exc).__name__}: {_short(exc)}"
+            reason = self._down(f"error: {type(exc).__name__}: {_short(exc)}")
         else:
             return value, LlmStep(stage=stage, path="llm", reason="ok", took_ms=_ms(started))
         log.warning("LLM %s step fell back to the deterministic path: %s", stage, reason)
         return None, LlmStep(stage=stage, path="deterministic", reason=reason, took_ms=_ms(started))
+
+    def _down(self, reason: str) -> str:
+        """The model failed: skip it for the cool-down."""
+        self._down_until, self._down_reason = time.perf_counter() + self._cooldown_s, reason
+        return reason
 
 
 def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int], Any]:
