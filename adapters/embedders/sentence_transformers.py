@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,9 @@ _PACKAGED = {DEFAULT_MODEL, "sentence-transformers/all-MiniLM-L6-v2"}
 
 class ModelNotAvailableError(RuntimeError):
     """The configured embedding model is not on this machine (nothing is downloaded)."""
+
+
+RECENT_QUERIES = 256
 
 
 def resolve_model_path(name: str) -> str:
@@ -47,6 +51,8 @@ class SentenceTransformerEmbedder:
         # The fast tokenizer is not safe to share between threads; encoding saturates the
         # cores anyway, so calls into the model take turns.
         self._lock = threading.Lock()
+        # A turn embeds its question in several stages and rounds; the last few are kept.
+        self._recent: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 
     async def load(self) -> None:
         """Load the model (offline) and warm it up with one encoding."""
@@ -98,8 +104,20 @@ class SentenceTransformerEmbedder:
         return int(dimension)
 
     async def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """Unit-length embeddings of `texts`, one row each."""
-        return await self._executor.run(self.encode, list(texts))
+        """Unit-length embeddings of `texts`, one row each; a single text asked again is not re-encoded."""
+        if len(texts) != 1:
+            return await self._executor.run(self.encode, list(texts))
+        text = texts[0]
+        cached = self._recent.get(text)
+        if cached is None:
+            cached = await self._executor.run(self.encode, [text])
+            cached.setflags(write=False)
+            self._recent[text] = cached
+            if len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        else:
+            self._recent.move_to_end(text)
+        return cached
 
     def encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """Blocking encode, for callers already on the executor."""

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from adapters.annotations.extract import Annotator
@@ -163,3 +164,13 @@ async def test_an_index_written_before_tokens_were_stored_still_ranks_by_bm25(tm
     hits = await reopened.search_text("tyres", SearchFilters(), 5, await embedder.embed(["tyres"]))
     assert [h.segment.chunk_id for h in hits] == ["d1:0"] and (hits[0].bm25_score or 0) > 0
     await reopened.close()
+
+
+async def test_a_question_asked_again_is_not_encoded_again(real_embedder: Any) -> None:
+    first = await real_embedder.embed(["How long is parental leave?"])
+    again = await real_embedder.embed(["How long is parental leave?"])
+    other = await real_embedder.embed(["How long is annual leave?"])
+    assert again is first and not first.flags.writeable
+    assert float(first[0] @ other[0]) < 0.999
+    batch = await real_embedder.embed(["How long is parental leave?", "x"])
+    assert np.allclose(batch[0], first[0], atol=1e-5)
