@@ -19,7 +19,7 @@ import numpy as np
 from adapters.annotations.units import UnitNormalizer
 from adapters.search.embedded_annotations import AnnotationIndex
 from adapters.search.embedded_index import VectorIndex
-from adapters.search.embedded_lexical import LexicalIndex
+from adapters.search.embedded_lexical import TOKENIZER, LexicalIndex
 from adapters.search.embedded_schema import SCHEMA, SEGMENT_COLUMNS
 from adapters.search.embedded_sql import sql_filters
 from core.concurrency import CpuExecutor
@@ -84,18 +84,21 @@ class EmbeddedSearchBackend:
             )
 
     def _store_missing_tokens(self) -> None:
-        """Index files written before tokens were stored get them once, here."""
+        """Segments without BM25 tokens, or with another tokenizer's, get them once, here."""
         if "tokens" not in {row[1] for row in self._db.execute("PRAGMA table_info(segments)")}:
             self._db.execute("ALTER TABLE segments ADD COLUMN tokens TEXT")
+        stale = self._db.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
+        where = "tokens IS NULL" if stale and stale[0] == TOKENIZER else "1 = 1"
         missing = self._db.execute(
-            "SELECT rowid, title, section, text FROM segments WHERE kind = 'segment' AND tokens IS NULL"
+            f"SELECT rowid, title, section, text FROM segments WHERE kind = 'segment' AND {where}"
         ).fetchall()
-        if missing:
-            updates = [(self._lexical.stored_tokens(t, s, x), r) for r, t, s, x in missing]
+        updates = [(self._lexical.stored_tokens(t, s, x), r) for r, t, s, x in missing]
 
-            def work() -> None:
-                self._db.executemany("UPDATE segments SET tokens = ? WHERE rowid = ?", updates)
+        def work() -> None:
+            self._db.executemany("UPDATE segments SET tokens = ? WHERE rowid = ?", updates)
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('tokenizer', ?)", (TOKENIZER,))
 
+        if updates or not stale or stale[0] != TOKENIZER:
             self._transaction(work)
 
     def _transaction(self, work: Callable[[], None]) -> None:

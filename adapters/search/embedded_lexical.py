@@ -18,7 +18,10 @@ import Stemmer
 
 # Titles count twice, as FTS5's column weights (2, 1, 1) did.
 TITLE_WEIGHT = 2
-_WORD = re.compile(r"(?u)\b\w\w+\b")
+# Runs of letters and digits, single characters included ("vitamin d", "b 12"), as FTS5's unicode61.
+_WORD = re.compile(r"[^\W_]+")
+# Stored tokens made by another tokenizer are recomputed when an index file is opened.
+TOKENIZER = "letters-digits/en-stopwords/snowball-en/title-x2"
 
 
 class LexicalIndex:
@@ -30,7 +33,7 @@ class LexicalIndex:
 
     @staticmethod
     def tokens(text: str) -> list[str]:
-        """Lower-cased words of two or more characters, English stop words dropped, Snowball-stemmed."""
+        """Lower-cased runs of letters and digits, English stop words dropped, Snowball-stemmed."""
         words = [w for w in _WORD.findall(text.lower()) if w not in _stopwords()]
         return list(_stemmer().stemWords(words))
 
