@@ -9,6 +9,8 @@ import numpy as np
 
 from core.contracts import SearchFilters
 
+MASKS_KEPT = 64
+
 
 class VectorIndex:
     """Exact cosine search over unit vectors, with the filter columns beside them."""
@@ -22,6 +24,7 @@ class VectorIndex:
         self.kinds = np.zeros(0, dtype=object)
         self.doc_ids = np.zeros(0, dtype=object)
         self.dates = np.zeros(0, dtype=np.int64)
+        self._masks: dict[tuple[str, str], np.ndarray] = {}
 
     def load(self, rows: Iterable[tuple[int, str, str | None, str | None, str, str, bytes]]) -> None:
         """Replace the index with (rowid, collection, category, iso date, kind, doc id, embedding) rows."""
@@ -40,12 +43,23 @@ class VectorIndex:
         self.kinds = np.asarray(kinds, dtype=object)
         self.doc_ids = np.asarray(doc_ids, dtype=object)
         self.dates = np.asarray(dates, dtype=np.int64)
+        self._masks = {}
         if blobs:
             self.matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), self.dimension)
         else:
             self.matrix = np.zeros((0, self.dimension), dtype=np.float32)
 
     def _mask(self, filters: SearchFilters, kind: str) -> np.ndarray:
+        """Rows of `kind` passing the filters; kept until the next load (both legs and repeated scopes share it)."""
+        key = (filters.model_dump_json(), kind)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            mask = self._masks[key] = self._compute_mask(filters, kind)
+        return mask
+
+    def _compute_mask(self, filters: SearchFilters, kind: str) -> np.ndarray:
         mask: np.ndarray = np.asarray(self.kinds == kind)
 
         def both(m: np.ndarray) -> np.ndarray:
