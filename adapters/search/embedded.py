@@ -8,6 +8,7 @@ search.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -44,6 +45,8 @@ R = TypeVar("R")
 
 # BM25 column weights (title, section, text).
 
+log = logging.getLogger(__name__)
+
 
 def as_matrix(embeddings: Embeddings) -> np.ndarray:
     """An `Embeddings` value as a float32 matrix (no copy for numpy input)."""
@@ -72,6 +75,8 @@ class EmbeddedSearchBackend:
         self._annotations = AnnotationIndex(units=UnitNormalizer(), dimension=dimension)
         self._seen_version = -1
         self._dirty = True
+        self._path = path
+        self._rebuild: threading.Thread | None = None
 
     def _check_model(self, model_name: str, dimension: int) -> None:
         rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
@@ -291,20 +296,55 @@ class EmbeddedSearchBackend:
         }
 
     def _refresh(self) -> None:
-        """Reload the vector matrix if this or another process wrote since the last load."""
+        """Pick up writes since the last load: the vector matrix now, BM25 now or in the background.
+
+        After this process's own writes, and on the first search, BM25 is rebuilt before searching.
+        After another process's writes (an ingestion while `serve` answers), searching goes on with
+        the BM25 index already built — rows deleted since are left out, new rows join when the
+        rebuild started in the background is done — so no question waits for the rebuild.
+        """
         version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
-        if self._dirty or version != self._seen_version:
-            self._index.load(
-                self._db.execute(
-                    "SELECT rowid, collection, category, date, kind, doc_id, embedding FROM segments ORDER BY rowid"
-                )
+        if not (self._dirty or version != self._seen_version):
+            return
+        self._index.load(
+            self._db.execute(
+                "SELECT rowid, collection, category, date, kind, doc_id, embedding FROM segments ORDER BY rowid"
             )
-            self._lexical.load(
-                self._db.execute("SELECT rowid, tokens FROM segments WHERE kind = 'segment'"), self._index.positions()
-            )
-            self._annotations.invalidate()
-            self._seen_version = version
-            self._dirty = False
+        )
+        stamp = _stamp(self._db)
+        if self._dirty or self._lexical.stamp is None:
+            self._lexical.load(self._db.execute(TOKENS_SQL), stamp)
+        elif self._lexical.stamp != stamp and self._rebuild is None:
+            self._rebuild = threading.Thread(target=self._rebuild_lexical, name="threadwise-bm25", daemon=True)
+            self._rebuild.start()
+        self._lexical.align(self._index.positions())
+        self._annotations.invalidate()
+        self._seen_version = version
+        self._dirty = False
+
+    def _rebuild_lexical(self) -> None:
+        """Build a new BM25 index from a connection of its own, then swap it in."""
+        try:
+            db = sqlite3.connect(self._path)
+            try:
+                db.execute("BEGIN")  # one snapshot: the stamp and the rows agree
+                stamp, rows = _stamp(db), db.execute(TOKENS_SQL).fetchall()
+                db.execute("COMMIT")
+            finally:
+                db.close()
+            fresh = LexicalIndex()
+            fresh.load(rows, stamp)
+        except Exception:  # the old index keeps serving; the next change tries again
+            log.exception("rebuilding the BM25 index failed")
+            with self._lock:
+                self._rebuild = None
+            return
+        with self._lock:
+            fresh.align(self._index.positions())
+            self._lexical, self._rebuild = fresh, None
+            if fresh.stamp != _stamp(self._db):  # written to again meanwhile: once more
+                self._rebuild = threading.Thread(target=self._rebuild_lexical, name="threadwise-bm25", daemon=True)
+                self._rebuild.start()
 
     async def annotations_search(
         self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
@@ -368,9 +408,23 @@ class EmbeddedSearchBackend:
         )
 
     async def close(self) -> None:
-        """Close the database file."""
+        """Close the database file (after a BM25 rebuild in progress has finished)."""
+        rebuild = self._rebuild
+        if rebuild is not None:
+            await self._executor.run(rebuild.join)
         with self._lock:
             self._db.close()
+
+
+TOKENS_SQL = "SELECT rowid, tokens FROM segments WHERE kind = 'segment' ORDER BY rowid"
+
+
+def _stamp(db: sqlite3.Connection) -> tuple[int, int, float]:
+    """What the BM25 index was built from: (count, max rowid, sum of rowids) of the segments."""
+    count, top, total = db.execute(
+        "SELECT count(*), coalesce(max(rowid), 0), total(rowid) FROM segments WHERE kind = 'segment'"
+    ).fetchone()
+    return int(count), int(top), float(total)
 
 
 def _vector(query_vector: Embeddings) -> np.ndarray:

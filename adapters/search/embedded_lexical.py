@@ -29,7 +29,10 @@ class LexicalIndex:
 
     def __init__(self) -> None:
         self._retriever: bm25s.BM25 | None = None
-        self._positions = np.zeros(0, dtype=np.int64)  # index row → position in the vector index
+        self._rowids = np.zeros(0, dtype=np.int64)  # the rows the index was built from
+        self._kept = np.zeros(0, dtype=bool)  # which of them still exist
+        self._positions = np.zeros(0, dtype=np.int64)  # where the kept ones are in the vector index
+        self.stamp: tuple[int, int, float] | None = None  # (count, max rowid, sum of rowids) built from
 
     @staticmethod
     def tokens(text: str) -> list[str]:
@@ -41,15 +44,18 @@ class LexicalIndex:
         """A segment's tokens as stored beside it: the title twice, then section and text."""
         return " ".join(self.tokens(" ".join([title] * TITLE_WEIGHT + [section or "", text])))
 
-    def load(self, rows: Iterable[tuple[int, str | None]], positions: dict[int, int]) -> None:
-        """Rebuild from (rowid, stored tokens) rows; `positions` maps rowid → vector-index row."""
+    def load(self, rows: Iterable[tuple[int, str | None]], stamp: tuple[int, int, float] | None = None) -> None:
+        """Build from (rowid, stored tokens) rows; then `align` places them in the vector index."""
         rowids: list[int] = []
         corpus: list[list[str]] = []
         for rowid, stored in rows:
             rowids.append(rowid)
             # An empty token list would be dropped by bm25s and shift every row after it.
             corpus.append(stored.split(" ") if stored else ["\x00"])
-        self._positions = np.asarray([positions[r] for r in rowids], dtype=np.int64)
+        self._rowids = np.asarray(rowids, dtype=np.int64)
+        self._kept = np.zeros(len(rowids), dtype=bool)
+        self._positions = np.zeros(0, dtype=np.int64)
+        self.stamp = stamp
         if not rowids:
             self._retriever = None
             return
@@ -57,13 +63,19 @@ class LexicalIndex:
         retriever.index(corpus, show_progress=False)
         self._retriever = retriever
 
+    def align(self, positions: dict[int, int]) -> None:
+        """Map the indexed rows onto the vector index's rows; rows deleted since are left out."""
+        found = np.fromiter((positions.get(int(r), -1) for r in self._rowids), dtype=np.int64, count=len(self._rowids))
+        self._kept = found >= 0
+        self._positions = found[self._kept]
+
     def scores(self, query: str, size: int) -> np.ndarray:
         """BM25 of the query for every vector-index row (0 where a row has no segment or no match)."""
         out = np.zeros(size, dtype=np.float32)
         terms = self.tokens(query)
         if self._retriever is None or not terms:
             return out
-        out[self._positions] = self._retriever.get_scores(terms)
+        out[self._positions] = self._retriever.get_scores(terms)[self._kept]
         return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import shutil
 import sqlite3
@@ -174,3 +175,43 @@ async def test_a_question_asked_again_is_not_encoded_again(real_embedder: Any) -
     assert float(first[0] @ other[0]) < 0.999
     batch = await real_embedder.embed(["How long is parental leave?", "x"])
     assert np.allclose(batch[0], first[0], atol=1e-5)
+
+
+async def test_another_processs_writes_reach_bm25_without_a_stall(tmp_path: Path, executor: Any) -> None:
+    """A reader keeps answering from its BM25 index while a background rebuild takes in new rows;
+    rows deleted meanwhile are never returned."""
+    path = tmp_path / "search.sqlite3"
+    embedder = HashingEmbedder()
+    reader = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+    writer = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+
+    async def put(doc_id: str, text: str) -> None:
+        record = DocumentRecord(
+            doc_id=doc_id,
+            title=doc_id,
+            source_path=f"/{doc_id}",
+            relative_path=doc_id,
+            media_type="text/plain",
+            content_hash=doc_id,
+        )
+        segment = Segment(
+            chunk_id=f"{doc_id}:0", doc_id=doc_id, collection="default", position=0, text=text, title=doc_id
+        )
+        await writer.upsert_document(record, [segment], await embedder.embed([text]))
+
+    async def bm25(query: str) -> list[str]:
+        hits = await reader.search_text(query, SearchFilters(), 5, await embedder.embed([query]))
+        return [h.segment.doc_id for h in hits]
+
+    await put("old", "Winter tyres are fitted in October.")
+    assert await bm25("tyres") == ["old"]  # the reader's first search builds its index
+    await writer.delete_document("old")
+    await put("new", "Summer tyres go back on in April.")
+    assert "old" not in await bm25("tyres")  # deleted: gone at once, before any rebuild
+    for _ in range(100):
+        if await bm25("tyres") == ["new"]:
+            break
+        await asyncio.sleep(0.05)
+    assert await bm25("tyres") == ["new"]
+    await reader.close()
+    await writer.close()
