@@ -74,8 +74,10 @@ class EmbeddedSearchBackend:
         self._store_missing_tokens()
         self._annotations = AnnotationIndex(units=UnitNormalizer(), dimension=dimension)
         self._seen_version = -1
-        self._dirty = True
+        self._dirty = True  # reload before the next search
+        self._wrote = False  # this process wrote since the last reload
         self._path = path
+        self._saved = path.with_name(path.name + ".bm25")
         self._rebuild: threading.Thread | None = None
 
     def _check_model(self, model_name: str, dimension: int) -> None:
@@ -115,7 +117,7 @@ class EmbeddedSearchBackend:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._dirty = True
+            self._dirty = self._wrote = True
 
     async def upsert_document(
         self,
@@ -313,14 +315,23 @@ class EmbeddedSearchBackend:
         )
         stamp = _stamp(self._db)
         if self._dirty or self._lexical.stamp is None:
-            self._lexical.load(self._db.execute(TOKENS_SQL), stamp)
+            self._lexical = self._lexical_for(stamp, self._db)
         elif self._lexical.stamp != stamp and self._rebuild is None:
             self._rebuild = threading.Thread(target=self._rebuild_lexical, name="threadwise-bm25", daemon=True)
             self._rebuild.start()
         self._lexical.align(self._index.positions())
         self._annotations.invalidate()
         self._seen_version = version
-        self._dirty = False
+        self._dirty = self._wrote = False
+
+    def _lexical_for(self, stamp: tuple[int, int, float], db: sqlite3.Connection) -> LexicalIndex:
+        """The BM25 index of this state of the segments: saved by some process already, or built and saved."""
+        lexical = LexicalIndex()
+        if not lexical.load_saved(self._saved, stamp):
+            lexical.load(db.execute(TOKENS_SQL), stamp)
+            self._saved.mkdir(exist_ok=True)
+            lexical.save(self._saved)
+        return lexical
 
     def _rebuild_lexical(self) -> None:
         """Build a new BM25 index from a connection of its own, then swap it in."""
@@ -328,12 +339,10 @@ class EmbeddedSearchBackend:
             db = sqlite3.connect(self._path)
             try:
                 db.execute("BEGIN")  # one snapshot: the stamp and the rows agree
-                stamp, rows = _stamp(db), db.execute(TOKENS_SQL).fetchall()
+                fresh = self._lexical_for(_stamp(db), db)
                 db.execute("COMMIT")
             finally:
                 db.close()
-            fresh = LexicalIndex()
-            fresh.load(rows, stamp)
         except Exception:  # the old index keeps serving; the next change tries again
             log.exception("rebuilding the BM25 index failed")
             with self._lock:
@@ -408,12 +417,22 @@ class EmbeddedSearchBackend:
         )
 
     async def close(self) -> None:
-        """Close the database file (after a BM25 rebuild in progress has finished)."""
+        """Close the database file; a process that wrote leaves the BM25 index saved for the next one."""
         rebuild = self._rebuild
         if rebuild is not None:
             await self._executor.run(rebuild.join)
-        with self._lock:
-            self._db.close()
+
+        def finish() -> None:
+            with self._lock:
+                try:
+                    if self._wrote:
+                        self._refresh()
+                except (sqlite3.Error, OSError):
+                    log.exception("could not save the BM25 index on close; the next process builds it")
+                finally:
+                    self._db.close()
+
+        await self._executor.run(finish)
 
 
 TOKENS_SQL = "SELECT rowid, tokens FROM segments WHERE kind = 'segment' ORDER BY rowid"

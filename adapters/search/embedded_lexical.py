@@ -3,14 +3,21 @@
 Scoring every chunk is a sparse-matrix product over the query's postings only, so a query costs
 well under a millisecond at 10k chunks, where SQLite FTS5 sorted every OR-match by bm25().
 Tokens are computed once, at ingestion, and stored with the segment; a refresh only re-indexes.
+Each built index is also saved beside the SQLite file (a folder per state of the segments), so a
+new process loads it in milliseconds instead of re-indexing (about 18 s at 100k chunks).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
+import shutil
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
 import bm25s
 import numpy as np
@@ -63,6 +70,39 @@ class LexicalIndex:
         retriever.index(corpus, show_progress=False)
         self._retriever = retriever
 
+    def save(self, folder: Path) -> None:
+        """Keep this index for other processes, under its stamp; older ones are removed."""
+        if self._retriever is None or self.stamp is None:
+            return
+        final = folder / _stamp_name(self.stamp)
+        if final.exists():
+            return
+        partial = folder / f".{final.name}.{os.getpid()}.{threading.get_ident()}"
+        self._retriever.save(str(partial))
+        np.save(partial / "rowids.npy", self._rowids)
+        (partial / "threadwise.json").write_text(json.dumps({"stamp": self.stamp, "tokenizer": TOKENIZER}))
+        try:
+            partial.rename(final)  # atomic: a reader sees the whole folder or none
+        except OSError:  # another process saved the same state first
+            shutil.rmtree(partial, ignore_errors=True)
+            return
+        for other in folder.iterdir():
+            if other != final and not other.name.startswith("."):
+                shutil.rmtree(other, ignore_errors=True)
+
+    def load_saved(self, folder: Path, stamp: tuple[int, int, float]) -> bool:
+        """Load the index saved for this state of the segments, if there is one."""
+        saved = folder / _stamp_name(stamp)
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            meta = json.loads((saved / "threadwise.json").read_text())
+            if meta["tokenizer"] == TOKENIZER and tuple(meta["stamp"]) == stamp:
+                self._retriever = bm25s.BM25.load(str(saved), mmap=True)
+                self._rowids = np.load(saved / "rowids.npy")
+                self._kept = np.zeros(len(self._rowids), dtype=bool)
+                self.stamp = stamp
+                return True
+        return False
+
     def align(self, positions: dict[int, int]) -> None:
         """Map the indexed rows onto the vector index's rows; rows deleted since are left out."""
         found = np.fromiter((positions.get(int(r), -1) for r in self._rowids), dtype=np.int64, count=len(self._rowids))
@@ -80,6 +120,11 @@ class LexicalIndex:
 
 
 _local = threading.local()
+
+
+def _stamp_name(stamp: tuple[int, int, float]) -> str:
+    count, top, total = stamp
+    return f"{count}-{top}-{int(total)}"
 
 
 def _stemmer() -> Stemmer.Stemmer:

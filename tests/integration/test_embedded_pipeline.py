@@ -215,3 +215,27 @@ async def test_another_processs_writes_reach_bm25_without_a_stall(tmp_path: Path
     assert await bm25("tyres") == ["new"]
     await reader.close()
     await writer.close()
+
+
+async def test_a_new_process_loads_the_saved_bm25_index_instead_of_rebuilding(tmp_path: Path, executor: Any) -> None:
+    path = tmp_path / "search.sqlite3"
+    embedder = HashingEmbedder()
+    writer = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+    record = DocumentRecord(
+        doc_id="d1", title="Fleet", source_path="/f", relative_path="f", media_type="text/plain", content_hash="x"
+    )
+    segment = Segment(
+        chunk_id="d1:0", doc_id="d1", collection="default", position=0, text="Tyres in October.", title="Fleet"
+    )
+    await writer.upsert_document(record, [segment], await embedder.embed([segment.text]))
+    await writer.close()  # a process that wrote leaves the index saved
+    assert [p.name for p in (tmp_path / "search.sqlite3.bm25").iterdir()] == ["1-1-1"]
+    # Were the reader to re-index the stored tokens, "tyres" would no longer be found.
+    db = sqlite3.connect(path)
+    db.execute("UPDATE segments SET tokens = 'zzz'")
+    db.commit()
+    db.close()
+    reader = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+    hits = await reader.search_text("tyres", SearchFilters(), 5, await embedder.embed(["tyres"]))
+    assert [h.segment.chunk_id for h in hits] == ["d1:0"]
+    await reader.close()
