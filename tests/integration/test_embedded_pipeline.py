@@ -134,36 +134,45 @@ async def test_unmigrated_database_is_refused_until_upgraded(
             await admin.dispose()
 
 
+HASHING = HashingEmbedder()
+
+
+def _fake_backend(path: Path, executor: Any) -> EmbeddedSearchBackend:
+    return EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
+
+
+async def _put(backend: EmbeddedSearchBackend, doc_id: str, text: str) -> None:
+    """One single-segment document, embedded by the hashing fake."""
+    record = DocumentRecord(
+        doc_id=doc_id,
+        title=doc_id,
+        source_path=f"/{doc_id}",
+        relative_path=doc_id,
+        media_type="text/plain",
+        content_hash=doc_id,
+    )
+    segment = Segment(chunk_id=f"{doc_id}:0", doc_id=doc_id, collection="default", position=0, text=text, title=doc_id)
+    await backend.upsert_document(record, [segment], await HASHING.embed([text]))
+
+
+async def _bm25(backend: EmbeddedSearchBackend, query: str) -> list[str]:
+    hits = await backend.search_text(query, SearchFilters(), 5, await HASHING.embed([query]))
+    assert all((h.bm25_score or 0) > 0 for h in hits)
+    return [h.segment.doc_id for h in hits]
+
+
 async def test_an_index_written_before_tokens_were_stored_still_ranks_by_bm25(tmp_path: Path, executor: Any) -> None:
     path = tmp_path / "search.sqlite3"
-    embedder = HashingEmbedder()
-    backend = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
-    record = DocumentRecord(
-        doc_id="d1",
-        title="Fleet",
-        source_path="/f.md",
-        relative_path="f.md",
-        media_type="text/markdown",
-        content_hash="x",
-    )
-    segment = Segment(
-        chunk_id="d1:0",
-        doc_id="d1",
-        collection="default",
-        position=0,
-        text="Winter tyres are fitted in October.",
-        title="Fleet handbook",
-    )
-    await backend.upsert_document(record, [segment], await embedder.embed([segment.text]))
+    backend = _fake_backend(path, executor)
+    await _put(backend, "fleet", "Winter tyres are fitted in October.")
     await backend.close()
     legacy = sqlite3.connect(path)
     legacy.execute("ALTER TABLE segments DROP COLUMN tokens")
     legacy.commit()
     legacy.close()
 
-    reopened = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
-    hits = await reopened.search_text("tyres", SearchFilters(), 5, await embedder.embed(["tyres"]))
-    assert [h.segment.chunk_id for h in hits] == ["d1:0"] and (hits[0].bm25_score or 0) > 0
+    reopened = _fake_backend(path, executor)
+    assert await _bm25(reopened, "tyres") == ["fleet"]
     await reopened.close()
 
 
@@ -181,53 +190,25 @@ async def test_another_processs_writes_reach_bm25_without_a_stall(tmp_path: Path
     """A reader keeps answering from its BM25 index while a background rebuild takes in new rows;
     rows deleted meanwhile are never returned."""
     path = tmp_path / "search.sqlite3"
-    embedder = HashingEmbedder()
-    reader = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
-    writer = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
-
-    async def put(doc_id: str, text: str) -> None:
-        record = DocumentRecord(
-            doc_id=doc_id,
-            title=doc_id,
-            source_path=f"/{doc_id}",
-            relative_path=doc_id,
-            media_type="text/plain",
-            content_hash=doc_id,
-        )
-        segment = Segment(
-            chunk_id=f"{doc_id}:0", doc_id=doc_id, collection="default", position=0, text=text, title=doc_id
-        )
-        await writer.upsert_document(record, [segment], await embedder.embed([text]))
-
-    async def bm25(query: str) -> list[str]:
-        hits = await reader.search_text(query, SearchFilters(), 5, await embedder.embed([query]))
-        return [h.segment.doc_id for h in hits]
-
-    await put("old", "Winter tyres are fitted in October.")
-    assert await bm25("tyres") == ["old"]  # the reader's first search builds its index
+    reader, writer = _fake_backend(path, executor), _fake_backend(path, executor)
+    await _put(writer, "old", "Winter tyres are fitted in October.")
+    assert await _bm25(reader, "tyres") == ["old"]  # the reader's first search builds its index
     await writer.delete_document("old")
-    await put("new", "Summer tyres go back on in April.")
-    assert "old" not in await bm25("tyres")  # deleted: gone at once, before any rebuild
+    await _put(writer, "new", "Summer tyres go back on in April.")
+    assert "old" not in await _bm25(reader, "tyres")  # deleted: gone at once, before any rebuild
     for _ in range(100):
-        if await bm25("tyres") == ["new"]:
+        if await _bm25(reader, "tyres") == ["new"]:
             break
         await asyncio.sleep(0.05)
-    assert await bm25("tyres") == ["new"]
+    assert await _bm25(reader, "tyres") == ["new"]
     await reader.close()
     await writer.close()
 
 
 async def test_a_new_process_loads_the_saved_bm25_index_instead_of_rebuilding(tmp_path: Path, executor: Any) -> None:
     path = tmp_path / "search.sqlite3"
-    embedder = HashingEmbedder()
-    writer = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
-    record = DocumentRecord(
-        doc_id="d1", title="Fleet", source_path="/f", relative_path="f", media_type="text/plain", content_hash="x"
-    )
-    segment = Segment(
-        chunk_id="d1:0", doc_id="d1", collection="default", position=0, text="Tyres in October.", title="Fleet"
-    )
-    await writer.upsert_document(record, [segment], await embedder.embed([segment.text]))
+    writer = _fake_backend(path, executor)
+    await _put(writer, "fleet", "Tyres in October.")
     await writer.close()  # a process that wrote leaves the index saved
     assert [p.name for p in (tmp_path / "search.sqlite3.bm25").iterdir()] == ["1-1-1"]
     # Were the reader to re-index the stored tokens, "tyres" would no longer be found.
@@ -235,7 +216,6 @@ async def test_a_new_process_loads_the_saved_bm25_index_instead_of_rebuilding(tm
     db.execute("UPDATE segments SET tokens = 'zzz'")
     db.commit()
     db.close()
-    reader = EmbeddedSearchBackend(path=path, executor=executor, model_name="fake-hashing", dimension=512)
-    hits = await reader.search_text("tyres", SearchFilters(), 5, await embedder.embed(["tyres"]))
-    assert [h.segment.chunk_id for h in hits] == ["d1:0"]
+    reader = _fake_backend(path, executor)
+    assert await _bm25(reader, "tyres") == ["fleet"]
     await reader.close()

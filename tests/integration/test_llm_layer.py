@@ -17,7 +17,7 @@ import pytest
 
 from bots.bootstrap import App, build_app
 from bots.settings import Settings
-from core.contracts import OrchestrationResult, Turn
+from core.contracts import LlmStep, OrchestrationResult, Turn
 from core.llm.gateway import CONTINUE
 from tests.conftest import SAMPLE_CORPUS
 from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply, following
@@ -78,12 +78,19 @@ async def _ask(app: App, text: str, thread: str | None = None) -> OrchestrationR
     return answer.result
 
 
-async def _deterministic(data_dir: Path, text: str) -> OrchestrationResult:
-    app = await _app(data_dir)
+async def _ask_once(
+    data_dir: Path, server: ChatCompletionsServer | None, text: str = LEAVE, **llm: Any
+) -> OrchestrationResult:
+    """One question through a product built for it (`server=None`: no LLM, the deterministic path)."""
+    app = await _app(data_dir, server, **llm)
     try:
         return await _ask(app, text)
     finally:
         await app.close()
+
+
+def _step(result: OrchestrationResult, stage: str) -> LlmStep:
+    return next(s for s in result.llm_steps if s.stage == stage)
 
 
 def _paths(result: OrchestrationResult) -> dict[str, str]:
@@ -125,12 +132,8 @@ async def test_a_model_that_times_out_leaves_the_deterministic_answer(
     data_dir: Path, server: ChatCompletionsServer
 ) -> None:
     server.script = lambda request: Reply(content="too late", delay_s=3.0)
-    expected = await _deterministic(data_dir, LEAVE)
-    app = await _app(data_dir, server, llm_timeout_s=0.3)
-    try:
-        result = await _ask(app, LEAVE)
-    finally:
-        await app.close()
+    expected = await _ask_once(data_dir, None)
+    result = await _ask_once(data_dir, server, llm_timeout_s=0.3)
     assert result.answer == expected.answer and result.route == expected.route
     assert [c.chunk_id for c in result.citations] == [c.chunk_id for c in expected.citations]
     assert result.confidence == expected.confidence and "20 weeks" in result.answer
@@ -151,13 +154,9 @@ async def test_invalid_json_from_the_router_falls_back_to_the_rules(
         return following(request)
 
     server.script = script
-    expected = await _deterministic(data_dir, LEAVE)
-    app = await _app(data_dir, server)
-    try:
-        result = await _ask(app, LEAVE)
-    finally:
-        await app.close()
-    route_step = next(s for s in result.llm_steps if s.stage == "route")
+    expected = await _ask_once(data_dir, None)
+    result = await _ask_once(data_dir, server)
+    route_step = _step(result, "route")
     assert route_step.path == "deterministic" and route_step.reason.startswith("invalid output")
     assert result.route == expected.route
     assert _paths(result)["synthesis"] == "llm" and result.kind == "answer"
@@ -170,12 +169,8 @@ async def test_a_route_that_was_not_offered_is_invalid(data_dir: Path, server: C
         return following(request)
 
     server.script = script
-    app = await _app(data_dir, server)
-    try:
-        result = await _ask(app, "Why must laptops use full-disk encryption?")
-    finally:
-        await app.close()
-    route_step = next(s for s in result.llm_steps if s.stage == "route")
+    result = await _ask_once(data_dir, server, "Why must laptops use full-disk encryption?")
+    route_step = _step(result, "route")
     assert route_step.path == "deterministic" and "'structured' was not offered" in route_step.reason
     assert result.route.route != "structured"
 
@@ -187,11 +182,7 @@ async def test_a_citation_of_a_source_not_given_is_removed(data_dir: Path, serve
         return following(request)
 
     server.script = script
-    app = await _app(data_dir, server)
-    try:
-        result = await _ask(app, LEAVE)
-    finally:
-        await app.close()
+    result = await _ask_once(data_dir, server)
     assert result.kind == "answer" and "[7]" not in result.answer
     assert result.answer.startswith("New parents get 20 weeks of leave [1].")
     assert [c.n for c in result.citations] == [1]
@@ -206,13 +197,9 @@ async def test_an_answer_with_no_valid_citation_falls_back_to_the_extract(
         return following(request)
 
     server.script = script
-    expected = await _deterministic(data_dir, LEAVE)
-    app = await _app(data_dir, server)
-    try:
-        result = await _ask(app, LEAVE)
-    finally:
-        await app.close()
-    step = next(s for s in result.llm_steps if s.stage == "synthesis")
+    expected = await _ask_once(data_dir, None)
+    result = await _ask_once(data_dir, server)
+    step = _step(result, "synthesis")
     assert step.path == "deterministic" and "no valid citation" in step.reason
     assert result.answer.split("\n")[0] == expected.answer.split("\n")[0]
     assert result.citations and "[9]" not in result.answer
@@ -228,23 +215,15 @@ async def test_an_answer_cut_for_length_is_continued(data_dir: Path, server: Cha
         return following(request)
 
     server.script = script
-    app = await _app(data_dir, server)
-    try:
-        result = await _ask(app, LEAVE)
-    finally:
-        await app.close()
+    result = await _ask_once(data_dir, server)
     assert result.answer.startswith("New parents get 20 weeks of paid parental leave [1].")
     assert server.stages().count("synthesis") == 2
 
 
 async def test_server_errors_are_retried_then_fall_back(data_dir: Path, server: ChatCompletionsServer) -> None:
     server.script = lambda request: Reply(status=503)
-    expected = await _deterministic(data_dir, LEAVE)
-    app = await _app(data_dir, server, llm_max_retries=1)
-    try:
-        result = await _ask(app, LEAVE)
-    finally:
-        await app.close()
+    expected = await _ask_once(data_dir, None)
+    result = await _ask_once(data_dir, server, llm_max_retries=1)
     assert result.answer == expected.answer
     # The first step asked twice (the attempt and one retry); the rest skip the failing model.
     assert len(server.requests) == 2
@@ -274,7 +253,7 @@ async def test_an_overflow_clarification_is_worded_by_the_model_only_when_it_kee
     finally:
         await app.close()
     assert dropped.kind == "clarification" and dropped.answer == worded[0]
-    step = next(s for s in dropped.llm_steps if s.stage == "clarification")
+    step = _step(dropped, "clarification")
     assert step.path == "deterministic" and "drops the choices" in step.reason
     assert kept.answer.startswith("I found 420 receipts, more than fit here.") and "2024" in kept.answer
     assert _paths(kept)["clarification"] == "llm"
