@@ -55,6 +55,15 @@ def following(request: ChatRequest) -> Reply:
     return Reply(content=follow(request.messages))
 
 
+def overriding(stage: str, reply: Reply) -> Script:
+    """A script that answers one stage with `reply` and follows the prompts otherwise."""
+
+    def script(request: ChatRequest) -> Reply:
+        return reply if request.stage == stage else following(request)
+
+    return script
+
+
 @dataclass
 class ChatCompletionsServer(_Recorder):
     """`POST /v1/chat/completions` on 127.0.0.1, answering by `script`."""

@@ -20,7 +20,7 @@ from bots.settings import Settings
 from core.contracts import LlmStep, OrchestrationResult, Turn
 from core.llm.gateway import CONTINUE
 from tests.conftest import SAMPLE_CORPUS
-from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply, following
+from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply, following, overriding
 
 pytestmark = pytest.mark.model
 
@@ -148,12 +148,7 @@ async def test_a_model_that_times_out_leaves_the_deterministic_answer(
 async def test_invalid_json_from_the_router_falls_back_to_the_rules(
     data_dir: Path, server: ChatCompletionsServer
 ) -> None:
-    def script(request: ChatRequest) -> Reply:
-        if request.stage == "route":
-            return Reply(content="I would pick the hybrid route, it seems best.")
-        return following(request)
-
-    server.script = script
+    server.script = overriding("route", Reply(content="I would pick the hybrid route, it seems best."))
     expected = await _ask_once(data_dir, None)
     result = await _ask_once(data_dir, server)
     route_step = _step(result, "route")
@@ -163,12 +158,7 @@ async def test_invalid_json_from_the_router_falls_back_to_the_rules(
 
 
 async def test_a_route_that_was_not_offered_is_invalid(data_dir: Path, server: ChatCompletionsServer) -> None:
-    def script(request: ChatRequest) -> Reply:
-        if request.stage == "route":
-            return Reply(content='{"route": "structured", "fallbacks": [], "reason": "rows"}')
-        return following(request)
-
-    server.script = script
+    server.script = overriding("route", Reply(content='{"route": "structured", "fallbacks": [], "reason": "rows"}'))
     result = await _ask_once(data_dir, server, "Why must laptops use full-disk encryption?")
     route_step = _step(result, "route")
     assert route_step.path == "deterministic" and "'structured' was not offered" in route_step.reason
@@ -176,12 +166,9 @@ async def test_a_route_that_was_not_offered_is_invalid(data_dir: Path, server: C
 
 
 async def test_a_citation_of_a_source_not_given_is_removed(data_dir: Path, server: ChatCompletionsServer) -> None:
-    def script(request: ChatRequest) -> Reply:
-        if request.stage == "synthesis":
-            return Reply(content="New parents get 20 weeks of leave [1]. Grandparents get 52 weeks [7].")
-        return following(request)
-
-    server.script = script
+    server.script = overriding(
+        "synthesis", Reply(content="New parents get 20 weeks of leave [1]. Grandparents get 52 weeks [7].")
+    )
     result = await _ask_once(data_dir, server)
     assert result.kind == "answer" and "[7]" not in result.answer
     assert result.answer.startswith("New parents get 20 weeks of leave [1].")
@@ -191,12 +178,7 @@ async def test_a_citation_of_a_source_not_given_is_removed(data_dir: Path, serve
 async def test_an_answer_with_no_valid_citation_falls_back_to_the_extract(
     data_dir: Path, server: ChatCompletionsServer
 ) -> None:
-    def script(request: ChatRequest) -> Reply:
-        if request.stage == "synthesis":
-            return Reply(content="New parents get 20 weeks of leave [9].")
-        return following(request)
-
-    server.script = script
+    server.script = overriding("synthesis", Reply(content="New parents get 20 weeks of leave [9]."))
     expected = await _ask_once(data_dir, None)
     result = await _ask_once(data_dir, server)
     step = _step(result, "synthesis")
