@@ -7,6 +7,7 @@ with the reason (timeout, error, invalid output), and an `LlmStep` for the decis
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -107,6 +108,7 @@ class LlmGateway:
         return reason
 
 
+@functools.cache
 def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int], Any]:
     """`complete` as a LangSmith run named after the stage; a no-op unless LangSmith's environment is set."""
     return traceable(name=f"threadwise.{stage}", run_type="chain")(complete)
