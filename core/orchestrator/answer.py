@@ -138,7 +138,9 @@ class AnswerWriter:
         update: dict[str, object] = {}
         # A structured answer is exact by construction (rows meeting every filter): no model grades it.
         if self._llm.enabled and not structured:
-            sources = source_block([e for e in state.evidence if e.chunk_id in cited])
+            # Numbered as the answer cites them, so the judge reads [n] against the right source.
+            by_chunk = {e.chunk_id: e for e in state.evidence}
+            sources = source_block([by_chunk[c.chunk_id] for c in draft.citations if c.chunk_id in by_chunk])
             messages = reflection_prompt.messages(
                 original=original, revised=revised, answer=draft.text, sources=sources
             )

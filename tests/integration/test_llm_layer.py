@@ -20,6 +20,7 @@ from bots.settings import Settings
 from core.contracts import LlmStep, OrchestrationResult, Turn
 from core.llm.gateway import CONTINUE
 from tests.conftest import SAMPLE_CORPUS
+from tests.llm_script import SOURCE
 from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply, following, overriding
 
 pytestmark = pytest.mark.model
@@ -252,3 +253,25 @@ async def test_the_summary_is_the_models_and_the_router_reads_it(data_dir: Path,
     routes = [r for r in server.requests if r.stage == "route"]
     assert "Conversation summary: (new conversation)" in routes[0].messages[1][1]
     assert f"Asked: {LEAVE}" in routes[1].messages[1][1]
+
+
+async def test_the_judge_reads_the_sources_numbered_as_the_answer_cites_them(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    sources: dict[int, str] = {}
+
+    def script(request: ChatRequest) -> Reply:
+        if request.stage != "synthesis":
+            return following(request)
+        for match in SOURCE.finditer(request.messages[1][1].split("\n\nQuestion: ")[0].removeprefix("Sources:\n")):
+            sources[int(match.group(1))] = match.group(2).strip()
+        # Cites the second source first: validation renumbers it [1].
+        return Reply(content=f"{sources[2].split('.')[0]} [2]. {sources[1].split('.')[0]} [1].")
+
+    server.script = script
+    result = await _ask_once(data_dir, server, "Compare the hotel limits of the 2022 and 2024 travel policies")
+    assert result.answer.startswith(sources[2].split(".")[0] + " [1].")
+    judged = next(r for r in server.requests if r.stage == "reflection").messages[1][1]
+    cited = judged.split("Cited sources:\n", 1)[1]
+    assert cited.split("\n", 1)[1].startswith(sources[2][:60])
+    assert "\n\n[2] " in cited and cited.split("\n\n[2] ", 1)[1].split("\n", 1)[1].startswith(sources[1][:60])
