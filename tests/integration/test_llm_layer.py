@@ -275,3 +275,12 @@ async def test_the_judge_reads_the_sources_numbered_as_the_answer_cites_them(
     cited = judged.split("Cited sources:\n", 1)[1]
     assert cited.split("\n", 1)[1].startswith(sources[2][:60])
     assert "\n\n[2] " in cited and cited.split("\n\n[2] ", 1)[1].split("\n", 1)[1].startswith(sources[1][:60])
+
+
+async def test_the_model_never_sees_personal_data(data_dir: Path, server: ChatCompletionsServer) -> None:
+    result = await _ask_once(
+        data_dir, server, "My card 4111 1111 1111 1111 was declined: what is the hotel limit in 2024?"
+    )
+    assert result.kind == "answer" and {"route", "synthesis", "summary"} <= {s.stage for s in result.llm_steps}
+    sent = json.dumps([r.body for r in server.requests])
+    assert server.requests and "4111" not in sent and "1111 1111" not in sent
