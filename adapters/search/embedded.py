@@ -19,8 +19,8 @@ import numpy as np
 
 from adapters.annotations.units import UnitNormalizer
 from adapters.search.embedded_annotations import AnnotationIndex
+from adapters.search.embedded_bm25 import Bm25Keeper
 from adapters.search.embedded_index import VectorIndex
-from adapters.search.embedded_lexical import TOKENIZER, LexicalIndex
 from adapters.search.embedded_schema import SCHEMA, SEGMENT_COLUMNS
 from adapters.search.embedded_sql import sql_filters
 from core.concurrency import CpuExecutor
@@ -70,15 +70,14 @@ class EmbeddedSearchBackend:
         self._db.executescript(SCHEMA)
         self._check_model(model_name, dimension)
         self._index = VectorIndex(dimension=dimension)
-        self._lexical = LexicalIndex()
-        self._store_missing_tokens()
+        self._lexical = Bm25Keeper(path=path, lock=self._lock, positions=self._index.positions)
         self._annotations = AnnotationIndex(units=UnitNormalizer(), dimension=dimension)
         self._seen_version = -1
         self._dirty = True  # reload before the next search
         self._wrote = False  # this process wrote since the last reload
-        self._path = path
-        self._saved = path.with_name(path.name + ".bm25")
-        self._rebuild: threading.Thread | None = None
+        backfill = self._lexical.missing_tokens(self._db)
+        if backfill is not None:
+            self._transaction(backfill)
 
     def _check_model(self, model_name: str, dimension: int) -> None:
         rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
@@ -89,24 +88,6 @@ class EmbeddedSearchBackend:
                 f"the search index was built with {rows.get('model')} ({rows.get('dimension')} dims), "
                 f"not {model_name} ({dimension}): re-ingest into a new THREADWISE_DATA_DIR"
             )
-
-    def _store_missing_tokens(self) -> None:
-        """Segments without BM25 tokens, or with another tokenizer's, get them once, here."""
-        if "tokens" not in {row[1] for row in self._db.execute("PRAGMA table_info(segments)")}:
-            self._db.execute("ALTER TABLE segments ADD COLUMN tokens TEXT")
-        stale = self._db.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
-        where = "tokens IS NULL" if stale and stale[0] == TOKENIZER else "1 = 1"
-        missing = self._db.execute(
-            f"SELECT rowid, title, section, text FROM segments WHERE kind = 'segment' AND {where}"
-        ).fetchall()
-        updates = [(self._lexical.stored_tokens(t, s, x), r) for r, t, s, x in missing]
-
-        def work() -> None:
-            self._db.executemany("UPDATE segments SET tokens = ? WHERE rowid = ?", updates)
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('tokenizer', ?)", (TOKENIZER,))
-
-        if updates or not stale or stale[0] != TOKENIZER:
-            self._transaction(work)
 
     def _transaction(self, work: Callable[[], None]) -> None:
         with self._lock:
@@ -298,13 +279,7 @@ class EmbeddedSearchBackend:
         }
 
     def _refresh(self) -> None:
-        """Pick up writes since the last load: the vector matrix now, BM25 now or in the background.
-
-        After this process's own writes, and on the first search, BM25 is rebuilt before searching.
-        After another process's writes (an ingestion while `serve` answers), searching goes on with
-        the BM25 index already built — rows deleted since are left out, new rows join when the
-        rebuild started in the background is done — so no question waits for the rebuild.
-        """
+        """Pick up writes since the last load: the vector matrix now, BM25 as `Bm25Keeper` decides."""
         version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
         if not (self._dirty or version != self._seen_version):
             return
@@ -313,47 +288,10 @@ class EmbeddedSearchBackend:
                 "SELECT rowid, collection, category, date, kind, doc_id, embedding FROM segments ORDER BY rowid"
             )
         )
-        stamp = _stamp(self._db)
-        if self._dirty or self._lexical.stamp is None:
-            self._lexical = self._lexical_for(stamp, self._db)
-        elif self._lexical.stamp != stamp and self._rebuild is None:
-            self._rebuild = threading.Thread(target=self._rebuild_lexical, name="threadwise-bm25", daemon=True)
-            self._rebuild.start()
-        self._lexical.align(self._index.positions())
+        self._lexical.refresh(self._db, own_writes=self._dirty)
         self._annotations.invalidate()
         self._seen_version = version
         self._dirty = self._wrote = False
-
-    def _lexical_for(self, stamp: tuple[int, int, float], db: sqlite3.Connection) -> LexicalIndex:
-        """The BM25 index of this state of the segments: saved by some process already, or built and saved."""
-        lexical = LexicalIndex()
-        if not lexical.load_saved(self._saved, stamp):
-            lexical.load(db.execute(TOKENS_SQL), stamp)
-            self._saved.mkdir(exist_ok=True)
-            lexical.save(self._saved)
-        return lexical
-
-    def _rebuild_lexical(self) -> None:
-        """Build a new BM25 index from a connection of its own, then swap it in."""
-        try:
-            db = sqlite3.connect(self._path)
-            try:
-                db.execute("BEGIN")  # one snapshot: the stamp and the rows agree
-                fresh = self._lexical_for(_stamp(db), db)
-                db.execute("COMMIT")
-            finally:
-                db.close()
-        except Exception:  # the old index keeps serving; the next change tries again
-            log.exception("rebuilding the BM25 index failed")
-            with self._lock:
-                self._rebuild = None
-            return
-        with self._lock:
-            fresh.align(self._index.positions())
-            self._lexical, self._rebuild = fresh, None
-            if fresh.stamp != _stamp(self._db):  # written to again meanwhile: once more
-                self._rebuild = threading.Thread(target=self._rebuild_lexical, name="threadwise-bm25", daemon=True)
-                self._rebuild.start()
 
     async def annotations_search(
         self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
@@ -418,7 +356,7 @@ class EmbeddedSearchBackend:
 
     async def close(self) -> None:
         """Close the database file; a process that wrote leaves the BM25 index saved for the next one."""
-        rebuild = self._rebuild
+        rebuild = self._lexical.running()
         if rebuild is not None:
             await self._executor.run(rebuild.join)
 
@@ -433,17 +371,6 @@ class EmbeddedSearchBackend:
                     self._db.close()
 
         await self._executor.run(finish)
-
-
-TOKENS_SQL = "SELECT rowid, tokens FROM segments WHERE kind = 'segment' ORDER BY rowid"
-
-
-def _stamp(db: sqlite3.Connection) -> tuple[int, int, float]:
-    """What the BM25 index was built from: (count, max rowid, sum of rowids) of the segments."""
-    count, top, total = db.execute(
-        "SELECT count(*), coalesce(max(rowid), 0), total(rowid) FROM segments WHERE kind = 'segment'"
-    ).fetchone()
-    return int(count), int(top), float(total)
 
 
 def _vector(query_vector: Embeddings) -> np.ndarray:
