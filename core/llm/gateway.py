@@ -99,7 +99,7 @@ class LlmGateway:
             reason = self._down(f"error: {type(exc).__name__}: {_short(exc)}")
         else:
             return value, LlmStep(stage=stage, path="llm", reason="ok", took_ms=_ms(started))
-        log.warning("LLM %s step fell back to the deterministic path: %s", stage, reason)
+        log.warning("LLM %s step (%s) fell back to the deterministic path: %s", stage, self._models.name, reason)
         return None, LlmStep(stage=stage, path="deterministic", reason=reason, took_ms=_ms(started))
 
     def _down(self, reason: str) -> str:
