@@ -26,7 +26,7 @@ from core.knowledge import (
     ToolHealth,
     VectorScope,
 )
-from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
+from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, TurnClaim
 
 ProgressCallback = Callable[[str], Awaitable[None]]
 """Called with a stage name ("retrieve", "synthesize", ...) as each stage starts."""
@@ -209,3 +209,7 @@ class DecisionLog(Protocol):
     async def record(self, decision: DecisionRecord) -> None: ...
 
     async def latest(self, limit: int) -> list[DecisionRecord]: ...
+
+    async def add_feedback(self, turn_id: str, feedback: Feedback) -> bool:
+        """Store a person's feedback on a turn (their newer click replaces an older one); False for an unknown turn."""
+        ...

@@ -79,6 +79,17 @@ class TurnClaim(Contract):
     reply_id: str | None = None
 
 
+FeedbackValue = Literal["up", "down"]
+
+
+class Feedback(Contract):
+    """One person's 👍/👎 on a turn's answer (Slack `feedback_buttons`, the Teams feedback loop)."""
+
+    value: FeedbackValue
+    user: str
+    at: datetime
+
+
 class DecisionRecord(Contract):
     """One router decision, stored for every turn."""
 
@@ -99,3 +110,4 @@ class DecisionRecord(Contract):
     timings: dict[str, float] = Field(default_factory=dict)
     errors: list[str] = Field(default_factory=list)
     llm_steps: list[LlmStep] = Field(default_factory=list)
+    feedback: list[Feedback] = Field(default_factory=list)

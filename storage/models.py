@@ -84,6 +84,19 @@ class RouterDecisionRow(Base):
     llm_steps: Mapped[list[Any]] = mapped_column(default=list)
 
 
+class FeedbackRow(Base):
+    """A person's 👍/👎 on a turn's answer: one row per turn and person, the newest click kept."""
+
+    __tablename__ = "feedback"
+    __table_args__ = (UniqueConstraint("turn_id", "user_id", name="uq_feedback_turn_user"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    turn_id: Mapped[str] = mapped_column(String(36), index=True)
+    user_id: Mapped[str] = mapped_column(String(255))
+    value: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[dt.datetime]
+
+
 class DocumentRow(Base):
     """The documents registry: what was ingested from where, with its content hash."""
 

@@ -11,9 +11,17 @@ from sqlalchemy.exc import IntegrityError
 
 from core.contracts import TableResult, Turn
 from core.knowledge import DocumentRecord
-from core.records import ConversationKey, ConversationState, DecisionRecord, ThreadMemory, TurnClaim
+from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, ThreadMemory, TurnClaim
 from storage.database import Database, as_utc
-from storage.models import ChannelAccessRow, ConversationRow, DocumentRow, ResultSetRow, RouterDecisionRow, TurnRow
+from storage.models import (
+    ChannelAccessRow,
+    ConversationRow,
+    DocumentRow,
+    FeedbackRow,
+    ResultSetRow,
+    RouterDecisionRow,
+    TurnRow,
+)
 
 
 def _new_id() -> str:
@@ -168,7 +176,7 @@ class SqlDecisionLog:
 
     async def record(self, decision: DecisionRecord) -> None:
         """Store one decision."""
-        data = decision.model_dump(mode="json")
+        data = decision.model_dump(mode="json", exclude={"feedback"})
         data["created_at"] = decision.created_at
         async with self._db.sessions() as session:
             session.add(RouterDecisionRow(**data))
@@ -182,15 +190,47 @@ class SqlDecisionLog:
                 .scalars()
                 .all()
             )
+            clicks = (
+                (
+                    await session.execute(
+                        select(FeedbackRow)
+                        .where(FeedbackRow.turn_id.in_([row.turn_id for row in rows]))
+                        .order_by(FeedbackRow.created_at)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        feedback: dict[str, list[Feedback]] = {}
+        for click in clicks:
+            feedback.setdefault(click.turn_id, []).append(
+                Feedback(value=click.value, user=click.user_id, at=as_utc(click.created_at))
+            )
+        hidden = {"created_at", "feedback"}
         return [
             DecisionRecord.model_validate(
                 {
-                    **{c: getattr(row, c) for c in DecisionRecord.model_fields if c != "created_at"},
+                    **{c: getattr(row, c) for c in DecisionRecord.model_fields if c not in hidden},
                     "created_at": as_utc(row.created_at),
+                    "feedback": feedback.get(row.turn_id, []),
                 }
             )
             for row in reversed(rows)
         ]
+
+    async def add_feedback(self, turn_id: str, feedback: Feedback) -> bool:
+        """Store a person's feedback on a turn, replacing their earlier click; False for an unknown turn."""
+        async with self._db.sessions() as session:
+            known = await session.scalar(select(RouterDecisionRow.id).where(RouterDecisionRow.turn_id == turn_id))
+            if known is None:
+                return False
+            await session.execute(
+                delete(FeedbackRow).where(FeedbackRow.turn_id == turn_id, FeedbackRow.user_id == feedback.user)
+            )
+            row = FeedbackRow(turn_id=turn_id, user_id=feedback.user, value=feedback.value, created_at=feedback.at)
+            session.add(row)
+            await session.commit()
+        return True
 
 
 class SqlDocumentRegistry:

@@ -27,7 +27,7 @@ from core.knowledge import (
     VectorScope,
 )
 from core.ports import Embeddings
-from core.records import ConversationKey, ConversationState, DecisionRecord, TurnClaim
+from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, TurnClaim
 from core.text import STOPWORDS, normalize_label, term_root, words
 
 DIMENSION = 512
@@ -308,6 +308,14 @@ class InMemoryDecisions:
 
     async def latest(self, limit: int) -> list[DecisionRecord]:
         return self.items[-limit:]
+
+    async def add_feedback(self, turn_id: str, feedback: Feedback) -> bool:
+        for i, item in enumerate(self.items):
+            if item.turn_id == turn_id:
+                kept = [f for f in item.feedback if f.user != feedback.user]
+                self.items[i] = item.model_copy(update={"feedback": [*kept, feedback]})
+                return True
+        return False
 
 
 class InMemoryRegistry:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bots.terminal import source_parts, table_text
+from bots.presentation import source_parts, table_text
 from core.contracts import Citation, OrchestrationResult, Turn
 
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")

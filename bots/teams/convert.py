@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from bots.terminal import source_parts
+from bots.presentation import source_parts
 from core.contracts import Citation, OrchestrationResult, TableResult, Turn
 
 _AT_TAG = re.compile(r"<at>[^<]*</at>", re.IGNORECASE)

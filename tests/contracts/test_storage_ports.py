@@ -12,7 +12,7 @@ import pytest
 
 from core.contracts import RetrievalRound, SearchFilters, TableResult, Turn
 from core.knowledge import DocumentRecord
-from core.records import ConversationKey, DecisionRecord, ThreadMemory
+from core.records import ConversationKey, DecisionRecord, Feedback, ThreadMemory
 from storage.repositories import (
     SqlChannelAccess,
     SqlConversationStore,
@@ -162,6 +162,34 @@ async def test_decision_log_keeps_order_and_fields(ports: dict[str, Any]) -> Non
     assert latest[-1].attempts[0].matches == 7
     assert latest[-1].timings == {"retrieve": 10.0}
     assert latest[-1].created_at == NOW + dt.timedelta(seconds=2)
+
+
+async def test_feedback_is_kept_per_person_against_the_decision(ports: dict[str, Any]) -> None:
+    log = ports["decisions"]
+    await log.record(
+        DecisionRecord(
+            turn_id="t-fb",
+            conversation_id="c",
+            created_at=NOW,
+            query="q",
+            route="hybrid",
+            reason="r",
+            intent="conceptual",
+            branch="SUCCESS",
+            evidence_level="high",
+            confidence=0.9,
+            band="high",
+            final_reason="confidence_high",
+        )
+    )
+    assert await log.add_feedback("t-fb", Feedback(value="up", user="U1", at=NOW)) is True
+    assert await log.add_feedback("t-fb", Feedback(value="up", user="U2", at=NOW + dt.timedelta(seconds=1)))
+    # U1 changes their mind: the newer click replaces the older one.
+    assert await log.add_feedback("t-fb", Feedback(value="down", user="U1", at=NOW + dt.timedelta(seconds=2)))
+    assert await log.add_feedback("unknown-turn", Feedback(value="up", user="U1", at=NOW)) is False
+    (decision,) = await log.latest(1)
+    assert sorted((f.user, f.value) for f in decision.feedback) == [("U1", "down"), ("U2", "up")]
+    assert {f.user: f.at for f in decision.feedback}["U1"] == NOW + dt.timedelta(seconds=2)
 
 
 async def test_registry_finds_by_collection_and_path(ports: dict[str, Any]) -> None:
