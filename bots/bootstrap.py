@@ -162,6 +162,31 @@ def build_llm(settings: Settings) -> ChatModels | None:
         raise SettingsError(f"invalid setting: {exc}") from None
 
 
+def build_turn_service(
+    settings: Settings,
+    storage: Storage,
+    graph: AnswerGraph,
+    *,
+    exporter: CsvExporter,
+    embedder: SentenceTransformerEmbedder,
+    llm: LlmGateway,
+    clock: Clock,
+) -> TurnService:
+    """The one door into the core, over `graph` (the behaviour set swaps the graph for one case)."""
+    return TurnService(
+        graph=graph,
+        conversations=storage.conversations,
+        ledger=storage.ledger,
+        decisions=storage.decisions,
+        channels=storage.channels,
+        unmapped=settings.unmapped_channels,
+        clock=clock,
+        commands=Commands(result_sets=storage.result_sets, exporter=exporter),
+        count_tokens=embedder.count_tokens,
+        llm=llm,
+    )
+
+
 async def build_app(settings: Settings, *, clock: Clock | None = None, chat_models: ChatModels | None = None) -> App:
     """Build every component; loads and warms up the embedding model.
 
@@ -194,16 +219,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
     exporter = CsvExporter(
         result_sets=storage.result_sets, folder=settings.data_dir / "exports", public_url=settings.public_url
     )
-    service = TurnService(
-        graph=graph,
-        conversations=storage.conversations,
-        ledger=storage.ledger,
-        decisions=storage.decisions,
-        clock=clock,
-        commands=Commands(result_sets=storage.result_sets, exporter=exporter),
-        count_tokens=embedder.count_tokens,
-        llm=llm,
-    )
+    service = build_turn_service(settings, storage, graph, exporter=exporter, embedder=embedder, llm=llm, clock=clock)
     ingestor = Ingestor(
         loaders=all_loaders(),
         annotator=Annotator(units=UnitNormalizer()),

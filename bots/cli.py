@@ -67,7 +67,6 @@ def ask(
 ) -> None:
     """Ask one question and print the answer with its sources."""
     from bots.bootstrap import build_app
-    from core.access import readable_collections
     from core.contracts import Turn
 
     settings = _settings()
@@ -75,16 +74,13 @@ def ask(
     async def main() -> str:
         app_ = await build_app(settings)
         try:
-            collections = readable_collections(
-                channel, await app_.storage.channels.mapping(), settings.unmapped_channels
-            )
             turn = Turn(**_turn_text(question, thread, channel), received_at=app_.clock.now())
             with err.status("thinking…") as status:
 
                 async def progress(stage: str) -> None:
                     status.update(f"{stage}…")
 
-                answer = await app_.service.answer(turn, collections=collections, progress=progress)
+                answer = await app_.service.answer(turn, progress=progress)
             await app_.service.delivered(answer.turn_id, None)
             assert answer.result is not None
             return answer.result.model_dump_json(indent=2) if as_json else render_answer(answer.result)
@@ -100,7 +96,6 @@ def chat(
 ) -> None:
     """A conversation thread in the terminal; type 'quit' to leave."""
     from bots.bootstrap import build_app
-    from core.access import readable_collections
     from core.contracts import Turn
 
     settings = _settings()
@@ -109,9 +104,6 @@ def chat(
     async def main() -> None:
         app_ = await build_app(settings)
         try:
-            collections = readable_collections(
-                channel, await app_.storage.channels.mapping(), settings.unmapped_channels
-            )
             out.print("Threadwise chat: ask a question, 'quit' to leave.", style="bold")
             while True:
                 try:
@@ -123,7 +115,7 @@ def chat(
                 if not question.strip():
                     continue
                 turn = Turn(**_turn_text(question, thread, channel), received_at=app_.clock.now())
-                answer = await app_.service.answer(turn, collections=collections)
+                answer = await app_.service.answer(turn)
                 await app_.service.delivered(answer.turn_id, None)
                 assert answer.result is not None
                 out.print("\nthreadwise ›", style="bold cyan")

@@ -7,10 +7,9 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from core.access import AccessDeniedError, UnmappedPolicy, readable_collections
 from core.contracts import Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology
-from core.ports import ChannelAccess, ConversationStore, ProgressCallback
+from core.ports import ConversationStore, ProgressCallback
 from core.records import ConversationKey
 
 log = logging.getLogger(__name__)
@@ -25,14 +24,10 @@ class EdgeService:
         *,
         service: TurnService,
         conversations: ConversationStore,
-        channels: ChannelAccess,
-        unmapped: UnmappedPolicy,
         max_concurrent: int = 4,
     ) -> None:
         self._service = service
         self._conversations = conversations
-        self._channels = channels
-        self._unmapped = unmapped
         self._slots = asyncio.Semaphore(max_concurrent)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -55,12 +50,7 @@ class EdgeService:
         """Answer `turn` and hand the result to `post`; a failure still posts an apology."""
         async with self._slots:
             try:
-                mapping = await self._channels.mapping()
-                collections = readable_collections(turn.channel_key, mapping, self._unmapped)
-                answer = await self._service.answer(turn, collections=collections, progress=progress)
-            except AccessDeniedError as exc:
-                log.warning("turn %s refused: %s", turn.message_key, exc)
-                return
+                answer = await self._service.answer(turn, progress=progress)
             except Exception as exc:  # storage or anything outside the graph failed
                 log.exception("turn %s failed before answering", turn.message_key)
                 answer = TurnAnswer(result=apology(turn, f"{type(exc).__name__}: {exc}"), turn_id="", duplicate=False)

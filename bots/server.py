@@ -99,12 +99,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     components = await build_app(settings)
-    edge = EdgeService(
-        service=components.service,
-        conversations=components.storage.conversations,
-        channels=components.storage.channels,
-        unmapped=settings.unmapped_channels,
-    )
+    edge = EdgeService(service=components.service, conversations=components.storage.conversations)
     state.slack, state.teams = build_edges(settings, edge)
     health = await components.backend.health()
     state.checks = {

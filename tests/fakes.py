@@ -11,6 +11,7 @@ import numpy as np
 
 from adapters.annotations.matching import aggregate, match_query_labels, select
 from adapters.annotations.units import UnitNormalizer
+from core.access import UnmappedPolicy
 from core.contracts import SearchFilters, TableResult, Turn
 from core.fusion import boost_recent, reciprocal_rank_fusion
 from core.knowledge import (
@@ -26,7 +27,11 @@ from core.knowledge import (
     ToolHealth,
     VectorScope,
 )
-from core.ports import Embeddings
+from core.llm.gateway import LlmGateway
+from core.orchestrator.commands import Commands
+from core.orchestrator.graph import AnswerGraph
+from core.orchestrator.service import TurnService
+from core.ports import Clock, ConversationStore, DecisionLog, Embeddings, TurnLedger
 from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, TurnClaim
 from core.text import STOPWORDS, normalize_label, term_root, words
 
@@ -370,3 +375,29 @@ class InMemoryChannels:
 
     async def mapping(self) -> dict[str, list[str]]:
         return {k: list(v) for k, v in sorted(self.map.items())}
+
+
+def fake_turn_service(
+    graph: AnswerGraph,
+    *,
+    clock: Clock,
+    conversations: ConversationStore | None = None,
+    ledger: TurnLedger | None = None,
+    decisions: DecisionLog | None = None,
+    channels: dict[str, list[str]] | None = None,
+    unmapped: UnmappedPolicy = "default",
+    llm: LlmGateway | None = None,
+) -> TurnService:
+    """The turn service on in-memory ports (`channels` pre-maps channel keys to collections)."""
+    return TurnService(
+        graph=graph,
+        conversations=conversations or InMemoryConversations(),
+        ledger=ledger or InMemoryLedger(),
+        decisions=decisions or InMemoryDecisions(),
+        channels=InMemoryChannels(channels),
+        unmapped=unmapped,
+        clock=clock,
+        commands=Commands(result_sets=None, exporter=None),
+        count_tokens=lambda texts: [len(t.split()) for t in texts],
+        llm=llm or LlmGateway(),
+    )

@@ -12,13 +12,12 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, Field
 
-from bots.bootstrap import App, build_app
+from bots.bootstrap import App, build_app, build_turn_service
 from bots.settings import Settings
-from core.access import readable_collections
 from core.contracts import OrchestrationResult, Turn
 from core.llm.gateway import ChatModels
 from core.orchestrator.graph import AnswerGraph
-from core.orchestrator.service import TurnService
+from core.orchestrator.service import OPERATOR_CHANNEL, TurnService
 
 
 class Expectation(BaseModel):
@@ -126,6 +125,8 @@ class BehaviorRunner:
                 report = await app.ingestor.ingest([(self._base / entry.path).resolve()], collection=entry.collection)
                 if not report.ok:
                     raise RuntimeError(f"behaviour corpus failed to ingest: {report.failed}")
+            for channel, collections in self._spec.channels.items():
+                await app.storage.channels.set(channel, collections)
             sources = {r.doc_id: Path(r.relative_path).name for r in await app.storage.registry.list_documents()}
             return [await self._case(app, case, sources) for case in self._spec.cases]
         finally:
@@ -144,33 +145,26 @@ class BehaviorRunner:
             reranker_configured=True,
             llm=app.llm,
         )
-        storage = app.storage
-        return TurnService(
-            graph=graph,
-            conversations=storage.conversations,
-            ledger=storage.ledger,
-            decisions=storage.decisions,
-            clock=app.clock,
-            llm=app.llm,
+        return build_turn_service(
+            app.settings, app.storage, graph, exporter=app.exporter, embedder=app.embedder, llm=app.llm, clock=app.clock
         )
 
     async def _case(self, app: App, case: Case, sources: dict[str, str]) -> dict[str, Any]:
         service = self._service(app, case)
         thread = f"behavior-{case.id}-{uuid.uuid4().hex[:8]}"
-        collections = readable_collections(case.channel, self._spec.channels, self._settings.unmapped_channels)
         result: OrchestrationResult | None = None
         for text in [*case.history, case.question]:
             turn = Turn(
                 platform="cli",
                 tenant="behavior",
-                channel_key=case.channel or "cli",
+                channel_key=case.channel or OPERATOR_CHANNEL,
                 thread=thread,
                 user="reviewer",
                 message_key=f"cli:{uuid.uuid4()}",
                 text=text,
                 received_at=app.clock.now(),
             )
-            answer = await service.answer(turn, collections=collections)
+            answer = await service.answer(turn)
             result = answer.result
         assert result is not None
         problems = check(case, result, sources)

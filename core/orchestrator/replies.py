@@ -21,6 +21,11 @@ LAST_PAGE = "That is the last page."
 NO_MORE_ROWS = "There are no more rows; that was everything."
 EXPORTED = "The full table ({total} rows) is exported as CSV: {where}"
 EXPORT_UNAVAILABLE = "Export is not available here."
+CHANNEL_NOT_SET_UP = (
+    "This channel is not set up for Threadwise yet, so I can't answer here. "
+    "A Threadwise admin can connect it to a document collection with "
+    "`threadwise channels set <channel key> <collection>`."
+)
 INTERNAL_ERROR = "Sorry, something went wrong while answering. The team can trace it with reference {reference}."
 CHANNEL_MISMATCH = (
     "The documents this channel can read don't answer this, but documents this channel can't read "

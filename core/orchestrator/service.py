@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from core.access import AccessDeniedError, UnmappedPolicy, readable_collections
 from core.contracts import (
     ConfidenceSummary,
     ContextPacket,
@@ -22,11 +23,13 @@ from core.orchestrator.commands import Commands
 from core.orchestrator.conversation import prepare, remember, reset
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.guardrails import redact
-from core.ports import Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
+from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
 from core.records import ConversationKey, DecisionRecord
 
 LEASE_SECONDS = 300.0
+# The terminal without `--channel` asks with the operator's rights: every collection.
+OPERATOR_CHANNEL = "cli"
 # "those", "them": the documents the last answer cited.
 PLURAL = re.compile(r"\b(those|these|them|they|their)\b", re.IGNORECASE)
 log = logging.getLogger(__name__)
@@ -42,7 +45,11 @@ class TurnAnswer:
 
 
 class TurnService:
-    """Answers one turn exactly once, whatever the platform."""
+    """The one door into the core: access, the conversation, exactly-once claim, the graph, the decision log.
+
+    Every caller (the CLI, the server's edges, `eval behavior`) passes a bare `Turn`, so the rules
+    applied to a turn cannot drift apart between them.
+    """
 
     def __init__(
         self,
@@ -51,30 +58,35 @@ class TurnService:
         conversations: ConversationStore,
         ledger: TurnLedger,
         decisions: DecisionLog,
+        channels: ChannelAccess,
+        unmapped: UnmappedPolicy,
         clock: Clock,
-        commands: Commands | None = None,
-        count_tokens: Callable[[Sequence[str]], list[int]] | None = None,
-        llm: LlmGateway | None = None,
+        commands: Commands,
+        count_tokens: Callable[[Sequence[str]], list[int]],
+        llm: LlmGateway,
     ) -> None:
-        self._llm = llm or LlmGateway()
+        self._llm = llm
         self._graph = graph
         self._conversations = conversations
         self._ledger = ledger
         self._decisions = decisions
+        self._channels = channels
+        self._unmapped = unmapped
         self._clock = clock
-        self._commands = commands or Commands(result_sets=None, exporter=None)
-        self._count_tokens = count_tokens or (lambda texts: [len(t.split()) for t in texts])
+        self._commands = commands
+        self._count_tokens = count_tokens
 
-    async def answer(
-        self,
-        turn: Turn,
-        *,
-        collections: list[str] | None,
-        progress: ProgressCallback | None = None,
-    ) -> TurnAnswer:
-        """Claim the message, run a command or the graph, log the decision, remember the thread.
+    async def collections_for(self, turn: Turn) -> list[str] | None:
+        """The collections `turn` may read (None: every one); raises `AccessDeniedError` for a refused channel."""
+        if turn.platform == "cli" and turn.channel_key == OPERATOR_CHANNEL:
+            return None
+        return readable_collections(turn.channel_key, await self._channels.mapping(), self._unmapped)
+
+    async def answer(self, turn: Turn, *, progress: ProgressCallback | None = None) -> TurnAnswer:
+        """Claim the message, check access, run a command or the graph, log the decision, remember the thread.
 
         Never raises for a failure inside the core: the reply is then an apology with a reference.
+        A channel refused by the access policy gets a refusal saying so, claimed like any turn.
         """
         key = ConversationKey(
             platform=turn.platform, tenant=turn.tenant, channel_key=turn.channel_key, thread=turn.thread
@@ -89,6 +101,15 @@ class TurnService:
         claim = await self._ledger.claim(stored, conversation.conversation_id, now, LEASE_SECONDS)
         if not claim.claimed:
             return TurnAnswer(result=None, turn_id=claim.turn_id, duplicate=True)
+        try:
+            collections = await self.collections_for(turn)
+        except AccessDeniedError as exc:
+            log.warning("turn %s refused: %s", turn.message_key, exc)
+            result = refusal(turn, replies.CHANNEL_NOT_SET_UP, str(exc)).model_copy(
+                update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id}
+            )
+            await self._decisions.record(_decision(result, claim.turn_id, conversation.conversation_id, self._clock))
+            return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
         offset = conversation.memory.result_offset
         try:
             if prepared.command:
@@ -144,19 +165,37 @@ class TurnService:
 
 def apology(turn: Turn, error: str) -> OrchestrationResult:
     """The safe reply for a turn whose core run raised."""
-    text = redact(turn.text).text
-    plan = ExecutionPlan(original_query=text, revised_query=text)
+    result = _direct_reply(turn, replies.INTERNAL_ERROR.format(reference=turn.message_key), "internal error")
+    return result.model_copy(update={"errors": [error]})
+
+
+def refusal(turn: Turn, text: str, reason: str) -> OrchestrationResult:
+    """A turn the access policy refuses: one short reply saying so, never silence."""
+    result = _direct_reply(turn, text, reason)
+    return result.model_copy(
+        update={
+            "kind": "refusal",
+            "branch": "GUARDRAIL_BLOCKED",
+            "final_reason": "guardrail_blocked",
+            "next_action": NextAction(action="escalate", reason=reason, branch_code="GUARDRAIL_BLOCKED"),
+        }
+    )
+
+
+def _direct_reply(turn: Turn, text: str, reason: str) -> OrchestrationResult:
+    question = redact(turn.text).text
+    plan = ExecutionPlan(original_query=question, revised_query=question)
     return OrchestrationResult(
-        answer=replies.INTERNAL_ERROR.format(reference=turn.message_key),
+        answer=text,
         kind="uncertainty",
         terminal="fail",
-        next_action=NextAction(action="escalate", reason="internal error", branch_code="LOW_CONFIDENCE"),
+        next_action=NextAction(action="escalate", reason=reason, branch_code="LOW_CONFIDENCE"),
         branch="LOW_CONFIDENCE",
         evidence_level="insufficient",
         confidence=0.0,
         band="low",
         final_reason="confidence_too_low_clarify",
-        route=RouteDecision(route="direct", reason="internal error", intent="conceptual"),
+        route=RouteDecision(route="direct", reason=reason, intent="conceptual"),
         plan=plan,
         context_packet=ContextPacket(
             summary=ConfidenceSummary(
@@ -165,7 +204,6 @@ def apology(turn: Turn, error: str) -> OrchestrationResult:
             provider="threadwise",
             timestamp=turn.received_at.isoformat(),
         ),
-        errors=[error],
     )
 
 

@@ -12,13 +12,10 @@ from aiohttp import web
 from bots.edge import EdgeService
 from bots.server import ServerState, create_web_app
 from bots.slack.app import SlackEdge
-from core.orchestrator.service import TurnService
 from tests.fakes import (
-    InMemoryChannels,
     InMemoryConversations,
-    InMemoryDecisions,
-    InMemoryLedger,
     InMemorySearchBackend,
+    fake_turn_service,
 )
 from tests.servers import BOT_USER, SlackApiServer, slack_event, slack_signature_headers
 from tests.unit.test_graph import CLOCK, World
@@ -72,14 +69,8 @@ async def test_a_failing_turn_posts_an_apology_with_a_reference(slack_api: Slack
     conversations = BrokenConversations() if failure == "conversation store" else InMemoryConversations()
     if failure == "search backend":
         backend.fail_with = TimeoutError("search timed out")
-    service = TurnService(
-        graph=World(backend).graph,
-        conversations=conversations,
-        ledger=InMemoryLedger(),
-        decisions=InMemoryDecisions(),
-        clock=CLOCK,
-    )
-    edge = EdgeService(service=service, conversations=conversations, channels=InMemoryChannels(), unmapped="default")
+    service = fake_turn_service(World(backend).graph, clock=CLOCK, conversations=conversations)
+    edge = EdgeService(service=service, conversations=conversations)
     runner, url = await _serve(edge, slack_api)
     try:
         await _mention(url, "1700000000.000500")

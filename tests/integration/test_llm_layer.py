@@ -74,7 +74,7 @@ async def _ask(app: App, text: str, thread: str | None = None) -> OrchestrationR
         text=text,
         received_at=NOW,
     )
-    answer = await app.service.answer(turn, collections=None)
+    answer = await app.service.answer(turn)
     assert answer.result is not None
     return answer.result
 

@@ -40,7 +40,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> World:
         for name, text in docs.items():
             (folder / name).write_text(text, encoding="utf-8")
         await ingestor.ingest([folder], collection=collection)
-    return World(backend)
+    return World(backend, channels={"slack:T:C-people": ["people"]})
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -56,7 +56,7 @@ async def test_people_channel_never_sees_finance(world: World, words: list[str],
         text=" ".join(words) + "?",
         received_at=dt.datetime.now(dt.UTC),
     )
-    answer = await world.service.answer(turn, collections=["people"])
+    answer = await world.service.answer(turn)
     assert answer.result is not None
     result = answer.result
     finance_docs = {s.doc_id for s in world.backend.segments.values() if s.collection == "finance"}

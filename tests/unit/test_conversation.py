@@ -114,8 +114,8 @@ async def test_new_topic_through_the_service_forgets_the_thread() -> None:
             received_at=CLOCK.now(),
         )
 
-    await world.service.answer(turn("What is the hotel limit?", 1), collections=None)
-    reply = await world.service.answer(turn("new topic", 2), collections=None)
+    await world.service.answer(turn("What is the hotel limit?", 1))
+    reply = await world.service.answer(turn("new topic", 2))
     assert reply.result is not None and reply.result.final_reason == "command"
-    follow = await world.service.answer(turn("What is its limit?", 3), collections=None)
+    follow = await world.service.answer(turn("What is its limit?", 3))
     assert follow.result is not None and follow.result.branch == "NEEDS_CLARIFICATION"

@@ -18,14 +18,12 @@ from core.contracts import OrchestrationResult, Turn
 from core.ingest.pipeline import Ingestor
 from core.llm.gateway import LlmGateway
 from core.orchestrator.graph import AnswerGraph
-from core.orchestrator.service import TurnService
 from tests.fakes import (
     HashingEmbedder,
-    InMemoryConversations,
     InMemoryDecisions,
-    InMemoryLedger,
     InMemoryRegistry,
     InMemorySearchBackend,
+    fake_turn_service,
 )
 from tests.llm_fakes import scripted_models
 
@@ -44,24 +42,22 @@ WORDS = sorted({w for text in DOCS.values() for w in re.findall(r"[a-z]{4,}", te
 class World:
     """A fake deployment: ingested corpus, graph and service on in-memory ports."""
 
-    def __init__(self, backend: InMemorySearchBackend, llm: LlmGateway | None = None) -> None:
+    def __init__(
+        self,
+        backend: InMemorySearchBackend,
+        llm: LlmGateway | None = None,
+        channels: dict[str, list[str]] | None = None,
+    ) -> None:
         self.backend = backend
         self.embedder = HashingEmbedder()
         self.decisions = InMemoryDecisions()
         self.graph = AnswerGraph(
             backend=backend, embedder=self.embedder, calibration=Calibration(model="fake"), clock=CLOCK, llm=llm
         )
-        self.service = TurnService(
-            graph=self.graph,
-            conversations=InMemoryConversations(),
-            ledger=InMemoryLedger(),
-            decisions=self.decisions,
-            clock=CLOCK,
-            llm=llm,
-        )
+        self.service = fake_turn_service(self.graph, clock=CLOCK, decisions=self.decisions, channels=channels, llm=llm)
 
     async def ask(self, text: str, key: str | None = None) -> OrchestrationResult:
-        answer = await self.service.answer(turn(text, key), collections=None)
+        answer = await self.service.answer(turn(text, key))
         assert answer.result is not None
         return answer.result
 
@@ -166,8 +162,8 @@ async def test_a_failing_backend_ends_in_a_safe_reply() -> None:
 
 async def test_same_message_key_is_answered_once(world: World) -> None:
     before = len(world.decisions.items)
-    first = await world.service.answer(turn("hotel limit", "slack:T:C:1.1"), collections=None)
-    second = await world.service.answer(turn("hotel limit", "slack:T:C:1.1"), collections=None)
+    first = await world.service.answer(turn("hotel limit", "slack:T:C:1.1"))
+    second = await world.service.answer(turn("hotel limit", "slack:T:C:1.1"))
     assert first.result is not None and not first.duplicate
     assert second.result is None and second.duplicate and second.turn_id == first.turn_id
     assert len(world.decisions.items) == before + 1
