@@ -7,10 +7,7 @@ import datetime as dt
 from core.access import UnmappedPolicy
 from core.contracts import Turn
 from core.orchestrator.service import TurnService
-from tests.fakes import (
-    InMemoryDecisions,
-    InMemorySearchBackend,
-)
+from tests.fakes import InMemoryDecisions, InMemorySearchBackend, fake_turn_service
 from tests.unit.test_graph import CLOCK, World
 
 
