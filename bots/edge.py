@@ -10,10 +10,12 @@ from typing import Any
 from core.contracts import Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology
 from core.ports import ConversationStore, ProgressCallback
-from core.records import ConversationKey
+from core.records import ConversationKey, FeedbackValue
 
 log = logging.getLogger(__name__)
 Poster = Callable[[TurnAnswer], Awaitable[str | None]]
+Notifier = Callable[[str], Awaitable[None]]
+"""Posts a short notice in the asker's thread before the answer (queued, rate-limited)."""
 
 
 class EdgeService:
@@ -46,7 +48,13 @@ class EdgeService:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=seconds)
 
-    async def answer_and_post(self, turn: Turn, post: Poster, progress: ProgressCallback | None) -> None:
+    async def feedback(self, turn_id: str, user: str, value: FeedbackValue) -> bool:
+        """A 👍/👎 click from any platform; False when the turn is unknown."""
+        return await self._service.feedback(turn_id, user, value)
+
+    async def answer_and_post(
+        self, turn: Turn, post: Poster, progress: ProgressCallback | None, notify: Notifier | None = None
+    ) -> None:
         """Answer `turn` and hand the result to `post`; a failure still posts an apology."""
         async with self._slots:
             try:

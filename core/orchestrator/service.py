@@ -25,7 +25,7 @@ from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.guardrails import redact
 from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
-from core.records import ConversationKey, DecisionRecord
+from core.records import ConversationKey, DecisionRecord, Feedback, FeedbackValue
 
 LEASE_SECONDS = 300.0
 # The terminal without `--channel` asks with the operator's rights: every collection.
@@ -153,6 +153,10 @@ class TurnService:
         await self._decisions.record(_decision(result, claim.turn_id, conversation_id, self._clock))
         await self._conversations.save(conversation)
         return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
+
+    async def feedback(self, turn_id: str, user: str, value: FeedbackValue) -> bool:
+        """A person's 👍/👎 on a turn's answer, stored against its decision; False for an unknown turn."""
+        return await self._decisions.add_feedback(turn_id, Feedback(value=value, user=user, at=self._clock.now()))
 
     async def delivered(self, turn_id: str, reply_id: str | None) -> None:
         """The platform posted the reply: the turn is answered."""

@@ -48,3 +48,13 @@ async def test_mapped_channels_and_the_operator_are_not_refused() -> None:
     # A Slack channel that happens to be called "cli" has no operator rights.
     mapped = await _service(world, decisions, "default").collections_for(_turn("cli", "k3"))
     assert mapped == ["default"]
+
+
+async def test_feedback_lands_on_the_turns_decision() -> None:
+    world, decisions = World(InMemorySearchBackend()), InMemoryDecisions()
+    service = _service(world, decisions, "default")
+    answered = await service.answer(_turn("slack:T:C-mapped", "slack:T:C-mapped:2.2"))
+    assert await service.feedback(answered.turn_id, "U7", "down") is True
+    assert await service.feedback("no-such-turn", "U7", "up") is False
+    (decision,) = decisions.items
+    assert [(f.user, f.value, f.at) for f in decision.feedback] == [("U7", "down", CLOCK.now())]
