@@ -69,6 +69,10 @@ class Embedder(Protocol):
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
+    def known_words(self, words: Sequence[str]) -> set[str]:
+        """The words the model's tokenizer knows whole (its vocabulary), as given."""
+        ...
+
 
 class Reranker(Protocol):
     """Scores (query, text) pairs as probabilities of relevance."""

@@ -118,6 +118,17 @@ def decide(state: GraphState) -> Outcome:
             why,
             "Name a document, product or date range to narrow the search.",
         )
+    if reflection is not None and reflection.unsupported:
+        return Outcome(
+            "LOW_CONFIDENCE",
+            "clarify",
+            "uncertainty",
+            "success",
+            "confidence_too_low_clarify",
+            replies.uncertainty(queries, state.candidates, state.rounds),
+            "support gate: " + reflection.unsupported,
+            "Name a document, product or date range to narrow the search.",
+        )
     if state.choices is not None and state.table is not None and state.table.total > OVERFLOW_CLARIFY_ROWS:
         return Outcome(
             "SUCCESS",
