@@ -63,7 +63,7 @@ async def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> 
         while time.monotonic() < deadline:
             assert process.poll() is None, log.read_text()
             try:
-                async with session.get(url + "/healthz") as response:
+                async with session.get(url + "/readyz") as response:
                     if response.status == 200:
                         return
             except aiohttp.ClientError:
@@ -350,8 +350,10 @@ async def test_teams_requires_a_token_when_an_app_id_is_set(served: Served) -> N
     assert status == 401
 
 
-async def test_healthz_reports_the_loaded_model(served: Served) -> None:
-    async with aiohttp.ClientSession() as session, session.get(served.url + "/healthz") as response:
+async def test_readyz_reports_the_loaded_model(served: Served) -> None:
+    async with aiohttp.ClientSession() as session, session.get(served.url + "/readyz") as response:
         body = json.loads(await response.text())
     assert response.status == 200 and body["ready"] is True
-    assert body["model"] == "all-MiniLM-L6-v2" and body["search_backend"]["segments"] > 0
+    checks = body["checks"]
+    assert checks["model"]["detail"]["name"] == "all-MiniLM-L6-v2"
+    assert checks["search_backend"]["detail"]["segments"] > 0 and checks["database"]["ok"]

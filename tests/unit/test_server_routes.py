@@ -26,8 +26,13 @@ async def test_not_ready_until_the_model_is_loaded(started: tuple[ServerState, s
     state, url = started
     async with aiohttp.ClientSession() as session:
         async with session.get(url + "/healthz") as response:
-            assert response.status == 503
+            assert response.status == 200  # alive while loading
             assert (await response.json())["detail"].startswith("starting")
+        async with session.get(url + "/readyz") as response:
+            assert response.status == 503
+            assert (await response.json())["failing"] == ["startup"]
+        async with session.get(url + "/exports/anything.csv") as response:
+            assert response.status == 503
         async with session.post(url + "/slack/events", data="{}") as response:
             assert response.status == 503
         async with session.post(url + "/api/messages", json={}) as response:
