@@ -29,6 +29,7 @@ class ServerState:
 
     ready: bool = False
     detail: str = "starting: loading the embedding model"
+    stopping: bool = False
     slack: Any = None
     teams: Any = None
     readiness: Readiness | None = None
@@ -46,7 +47,8 @@ def create_web_app(state: ServerState) -> web.Application:
 
     async def readyz(_: web.Request) -> web.Response:
         if not state.ready or state.readiness is None:
-            return web.json_response({"ready": False, "detail": state.detail, "failing": ["startup"]}, status=503)
+            phase = "shutdown" if state.stopping else "startup"
+            return web.json_response({"ready": False, "detail": state.detail, "failing": [phase]}, status=503)
         report = await state.readiness.report()
         detail = "ready" if report.ready else "not ready: " + ", ".join(report.failing)
         body = {**report.model_dump(mode="json"), "detail": detail}
@@ -190,7 +192,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     try:
         await stop.wait()
     finally:
-        state.ready, state.detail = False, "shutting down"
+        state.ready, state.stopping, state.detail = False, True, "shutting down"
         await edge.drain(DRAIN_SECONDS)
         await runner.cleanup()
         await components.close()
