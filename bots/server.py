@@ -71,10 +71,11 @@ def create_web_app(state: ServerState) -> web.Application:
             text, _ = await state.exporter.csv_text(result_set_id)
         except ResultSetNotFoundError:
             return web.json_response({"error": "this export is no longer kept"}, status=404)
-        disposition = f'attachment; filename="threadwise-{result_set_id}.csv"'
-        return web.Response(
-            text=text, content_type="text/csv", charset="utf-8", headers={"Content-Disposition": disposition}
-        )
+        headers = {
+            "Content-Disposition": f'attachment; filename="threadwise-{result_set_id}.csv"',
+            "Cache-Control": "private, no-store",  # the link is a bearer token to the rows: keep them out of caches
+        }
+        return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def slack_events(request: web.Request) -> web.StreamResponse:
         if not state.ready:

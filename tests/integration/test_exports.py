@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import pytest
 from aiohttp import web
 
@@ -105,8 +106,10 @@ async def test_expired_forged_and_altered_tokens_get_403(served: Served) -> None
     assert status == 403
     status, body = await curl(served.links.link("a-result-set-that-was-purged"))
     assert status == 404 and "no longer kept" in body
-    status, _ = await curl(good)
-    assert status == 200
+    async with aiohttp.ClientSession() as session, session.get(good) as response:
+        assert response.status == 200 and response.content_type == "text/csv"
+        assert response.headers["Cache-Control"] == "private, no-store"
+        assert "attachment" in response.headers["Content-Disposition"]
 
 
 async def test_without_links_the_export_is_a_file(served: Served, tmp_path: Path) -> None:
