@@ -54,17 +54,18 @@ class TurnQueue:
         return Place(position=len(self._waiting), _granted=granted)
 
     async def wait(self, place: Place) -> None:
-        """Until `place` holds a slot; a cancelled wait gives its place (or its slot) back."""
-        if place._granted is None:
-            return
-        try:
+        """Until `place` holds a slot (at once for position 0)."""
+        if place._granted is not None:
             await place._granted
-        except asyncio.CancelledError:
-            if place._granted in self._waiting:
-                self._waiting.remove(place._granted)
-            elif place._granted.done() and not place._granted.cancelled():
-                self.leave()  # the slot was handed over just as the wait was cancelled
-            raise
+
+    def abandon(self, place: Place) -> None:
+        """Give back a place in line, or the slot it was granted (a turn cancelled before it ran)."""
+        granted = place._granted
+        if granted is not None and granted in self._waiting:
+            self._waiting.remove(granted)
+            granted.cancel()
+        elif granted is None or (granted.done() and not granted.cancelled()):
+            self.leave()
 
     def leave(self) -> None:
         """Free a slot: the first in line takes it over."""

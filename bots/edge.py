@@ -108,9 +108,13 @@ class EdgeService:
             log.warning("turn %s turned away: %s", turn.message_key, exc)
             await self._turn_away(turn, post, replies.TOO_BUSY, "too_busy")
             return
-        if place.position and notify is not None and first:
-            await self._notify(turn, notify, replies.QUEUED.format(position=replies.ordinal(place.position)))
-        await self._queue.wait(place)
+        try:
+            if place.position and notify is not None and first:
+                await self._notify(turn, notify, replies.QUEUED.format(position=replies.ordinal(place.position)))
+            await self._queue.wait(place)
+        except BaseException:  # cancelled while waiting (shutdown): the place must not be lost
+            self._queue.abandon(place)
+            raise
         try:
             await self._answer(turn, post, progress, started, place)
         finally:

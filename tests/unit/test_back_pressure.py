@@ -98,14 +98,13 @@ async def test_queue_positions_are_first_come_first_served_and_bounded() -> None
     queue.leave()  # the running turn ends: the first in line takes its slot
     await asyncio.wait_for(queue.wait(first), 1)
     assert (queue.running, queue.depth) == (1, 1)
-    waiting = asyncio.create_task(queue.wait(second))
-    await asyncio.sleep(0)
-    waiting.cancel()  # a person who gives up frees their place
-    with pytest.raises(asyncio.CancelledError):
-        await waiting
+    queue.abandon(second)  # a turn cancelled while in line gives its place back
     assert queue.depth == 0
     queue.leave()
     assert (queue.running, queue.depth) == (0, 0)
+    granted = queue.enter()
+    queue.abandon(granted)  # and one cancelled holding a slot gives the slot back
+    assert queue.running == 0
 
 
 @pytest.mark.parametrize(
@@ -189,3 +188,35 @@ async def test_the_rate_limit_is_per_person_and_answered_politely_once() -> None
     assert [line["outcome"] for line in turn_lines] == ["uncertainty", "uncertainty", "rate_limited"]
     assert turn_lines[0]["reference"] == asked[0].message_key and turn_lines[0]["latency_ms"] >= 0
     assert {"route", "branch", "turn_id"} <= set(turn_lines[0])
+
+
+async def test_a_turn_cancelled_in_line_does_not_keep_its_place() -> None:
+    edge, registry = edge_with_metrics(max_concurrent=1, queue_size=1)
+    platform = Platform()
+    gate, started, noticed = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def held(stage: str) -> None:
+        started.set()
+        await gate.wait()
+
+    async def stuck_notice(text: str) -> None:  # the notice hangs: the turn is cancelled there
+        noticed.set()
+        await asyncio.Event().wait()
+
+    running, cancelled, later = slack_turn(20), slack_turn(21), slack_turn(22)
+    edge.spawn(edge.answer_and_post(running, platform.poster(running), held))
+    await asyncio.wait_for(started.wait(), 10)
+    task = asyncio.create_task(edge.answer_and_post(cancelled, platform.poster(cancelled), None, stuck_notice))
+    await asyncio.wait_for(noticed.wait(), 10)
+    assert registry.get_sample_value("threadwise_queue_depth") == 1
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert registry.get_sample_value("threadwise_queue_depth") == 0
+    edge.spawn(edge.answer_and_post(later, platform.poster(later), None, platform.notifier(later)))
+    await platform.wait(later)  # it took the freed place: told it is 1st in line, not turned away
+    assert platform.notices[later.message_key] == [replies.QUEUED.format(position="1st")]
+    gate.set()
+    await edge.drain(20)
+    assert platform.order == [running.message_key, later.message_key]
+    assert registry.get_sample_value("threadwise_turns_in_progress") == 0
