@@ -6,6 +6,8 @@ this module only receives activities, sends JSON activities and answers invokes.
 
 from __future__ import annotations
 
+import contextvars
+import json
 import logging
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -14,7 +16,7 @@ import jwt
 from aiohttp import web
 from botbuilder.core import ActivityHandler, InvokeResponse, TurnContext
 from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
-from botbuilder.schema import Activity, ActivityTypes, ConversationReference, Entity
+from botbuilder.schema import Activity, ActivityTypes, AdaptiveCardInvokeResponse, ConversationReference, Entity
 
 from bots.edge import EdgeService
 from bots.teams import texts
@@ -46,9 +48,17 @@ class TeamsEdge:
         self.adapter = CloudAdapter(ConfigurationBotFrameworkAuthentication(config))
         self.adapter.on_turn_error = self._on_error
         self._bot = _Bot(self)
+        # The activity as Teams sent it: botbuilder's models drop the fields of its entities
+        # (mentions), so the converters read the JSON; set per request, read inside its turn.
+        self._received: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("teams_activity")
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """aiohttp handler for `/api/messages`; returns at once, the answer follows proactively."""
+        try:
+            received = await request.json()
+        except json.JSONDecodeError as exc:
+            raise web.HTTPBadRequest(text="the body is not a JSON activity") from exc
+        self._received.set(received if isinstance(received, dict) else {})
         try:
             response = await self.adapter.process(request, self._bot)
         except jwt.InvalidTokenError as exc:  # the SDK lets a malformed token escape as a 500
@@ -61,7 +71,7 @@ class TeamsEdge:
 
     async def accept(self, context: TurnContext) -> bool:
         """Hand a message or a card click to the core in the background; False when it is not for the bot."""
-        activity = context.activity.serialize()
+        activity = self.received(context)
         turn = activity_to_turn(activity)
         if turn is None or not turn.text:
             return False
@@ -86,13 +96,20 @@ class TeamsEdge:
 
     async def feedback(self, context: TurnContext) -> None:
         """A 👍/👎 from the Teams feedback loop, stored against the turn whose reply it rates."""
-        found = feedback_of(context.activity.serialize())
+        found = feedback_of(self.received(context))
         if found is None:
             return
         reply_id, user, value = found
         turn_id = await self._edge.turn_for_reply("teams", reply_id)
         if turn_id is None or not await self._edge.feedback(turn_id, user, value):
             log.warning("feedback on an unknown Teams message %s ignored", reply_id)
+
+    def received(self, context: TurnContext) -> dict[str, Any]:
+        """The JSON of the activity this turn handles, with every field Teams sent."""
+        received = self._received.get({})
+        if received.get("id") == context.activity.id:
+            return received
+        return dict(context.activity.serialize())
 
     async def send(self, reference: ConversationReference, wire: dict[str, Any]) -> str | None:
         """Post a JSON activity to the conversation id exactly as received (replies stay in the chain)."""
@@ -120,6 +137,16 @@ class _WireEntity(Entity):  # type: ignore[misc]  # botbuilder ships no type hin
         self.additional_properties = {k: v for k, v in properties.items() if k != "type"}
 
 
+class _CardActionReply(AdaptiveCardInvokeResponse):  # type: ignore[misc]
+    """An `Action.Execute` answer with a text `value`, which botbuilder types as an object only."""
+
+    _attribute_map: ClassVar[dict[str, dict[str, str]]] = {
+        "status_code": {"key": "statusCode", "type": "int"},
+        "type": {"key": "type", "type": "str"},
+        "value": {"key": "value", "type": "str"},
+    }
+
+
 def _sdk_activity(wire: dict[str, Any]) -> Activity:
     activity = Activity().deserialize(wire)
     activity.entities = [_WireEntity(properties=e) for e in wire.get("entities") or []] or None
@@ -144,9 +171,10 @@ class _Bot(ActivityHandler):  # type: ignore[misc]  # botbuilder ships no type h
         name = turn_context.activity.name
         if name == "message/submitAction":
             await self._edge.feedback(turn_context)
-            return InvokeResponse(status=200, body={})
-        if name == "adaptiveCard/action" and card_action_text(turn_context.activity.serialize()):
+            return InvokeResponse(status=200)  # the SDK serializes only its own models as a body
+        if name == "adaptiveCard/action" and card_action_text(self._edge.received(turn_context)):
             await self._edge.accept(turn_context)
-            message = {"statusCode": 200, "type": "application/vnd.microsoft.activity.message"}
-            return InvokeResponse(status=200, body={**message, "value": texts.CARD_ACTION_DONE})
+            message = "application/vnd.microsoft.activity.message"
+            body = _CardActionReply(status_code=200, type=message, value=texts.CARD_ACTION_DONE)
+            return InvokeResponse(status=200, body=body)
         return await super().on_invoke_activity(turn_context)
