@@ -184,6 +184,22 @@ async def test_a_card_choice_resumes_the_clarification_and_show_more_pages(serve
     assert len(next(i for i in _card(page)["body"] if i["type"] == "Table")["rows"]) == 21
 
 
+async def test_channel_follow_ups_need_no_mention_only_in_threads_the_bot_answers(served: Served) -> None:
+    thread, stranger = "1763800000300", "1763800000400"
+    await _post(served, _with_connector(served, _channel(thread, thread, "What are the core hours?")))
+    await _reply(served, f"{CHANNEL};messageid={thread}", 1)
+    # With the RSC permission Teams delivers every channel message: one in a thread the bot never
+    # answered is not for it; a follow-up in its own thread is (and its answer is the barrier).
+    lunch = {**_channel("1763800000401", stranger, "lunch?"), "entities": []}
+    lunch["text"] = "lunch?"
+    await _post(served, _with_connector(served, lunch))
+    follow_up = {**_channel("1763800000301", thread, ""), "entities": [], "text": "And how long must passwords be?"}
+    await _post(served, _with_connector(served, follow_up))
+    answer = await _reply(served, f"{CHANNEL};messageid={thread}", 2)
+    assert "14 characters" in answer.body["text"]
+    assert not [c for c in served.connector.calls if c.path == f"{CHANNEL};messageid={stranger}"]
+
+
 async def test_a_personal_chat_streams_an_informative_update_then_one_final_message(served: Served) -> None:
     chat = "a:1personal-stream"
     activity = teams_activity(
