@@ -29,7 +29,7 @@ ABSTRACT_CHARS = 160
 KEYWORDS = 3
 KEYWORD_CHARS = 28
 CELL_CHARS = 200
-CARD_BYTES = 28_000  # Teams refuses a message above ~28 KB
+MESSAGE_BYTES = 28_000  # Teams refuses a message above ~28 KB: the card gets what the rest leaves
 CARD_ACTION = "threadwise.type"  # `data.threadwise` of a button that acts like typing `data.text`
 MAX_CHOICES = 6
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
@@ -118,8 +118,9 @@ def _typing_action(title: str, text: str) -> dict[str, Any]:
     return {"type": "Action.Submit", "title": title, "data": {"threadwise": CARD_ACTION, "text": text}}
 
 
-def answer_card(result: OrchestrationResult) -> dict[str, Any] | None:
-    """The Adaptive Card (1.5) for a table, its "Show more"/"Export CSV" and clarification choices."""
+def answer_card(result: OrchestrationResult, budget: int = MESSAGE_BYTES) -> dict[str, Any] | None:
+    """The Adaptive Card (1.5) for a table, its "Show more"/"Export CSV" and clarification choices,
+    in at most `budget` bytes of JSON (table rows are dropped from the end to fit)."""
     table = result.table if result.kind in ("answer", "clarification") else None
     choices = result.choices[:MAX_CHOICES] if result.kind == "clarification" else []
     if table is None and not choices:
@@ -132,9 +133,13 @@ def answer_card(result: OrchestrationResult) -> dict[str, Any] | None:
     rows = len(table.rows) if table is not None else 0
     while True:
         card = _card(result, table, rows, choices, actions)
-        if len(json.dumps(card).encode()) <= CARD_BYTES or rows == 0:
+        if _size(card) <= budget or rows == 0:
             return card
         rows -= max(1, rows // 4)  # drop rows until the card fits; the count line says how many show
+
+
+def _size(wire: dict[str, Any]) -> int:
+    return len(json.dumps(wire).encode())
 
 
 def _card(
@@ -178,7 +183,9 @@ def answer_activity(result: OrchestrationResult) -> Activity:
     }
     if result.kind != "refusal" and result.turn_id:
         activity["channelData"]["feedbackLoop"] = {"type": "default"}
-    card = answer_card(result)
+    # Room for the envelope the SDK adds (ids, addresses, stream fields) besides what is built here.
+    budget = MESSAGE_BYTES - _size(activity) - 1_500
+    card = answer_card(result, budget)
     if card is not None:
         activity["attachments"] = [{"contentType": CARD_CONTENT_TYPE, "content": card}]
     return activity

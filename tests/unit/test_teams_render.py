@@ -134,8 +134,10 @@ def test_cells_are_literal_text_runs() -> None:
 
 
 def test_a_huge_table_is_cut_to_fit_28_kb() -> None:
-    card = render.answer_card(_answer(table=_table(20, 500, cell="é" * 400), overflow=480))
-    assert card is not None and len(json.dumps(card).encode()) <= 28_000
+    long_answer = "A long answer [1]. " * 200
+    activity = render.answer_activity(_answer(long_answer, table=_table(20, 500, cell="é" * 400), overflow=480))
+    assert len(json.dumps(activity).encode()) <= 28_000 - 1_000
+    card = activity["attachments"][0]["content"]
     table = next(item for item in card["body"] if item["type"] == "Table")
     assert 1 < len(table["rows"]) < 21
     assert f"{len(table['rows']) - 1} of 500 rows" in json.dumps(card)
