@@ -132,7 +132,7 @@ def answer_card(result: OrchestrationResult, budget: int = MESSAGE_BYTES) -> dic
         actions.append(_typing_action(texts.EXPORT_CSV, EXPORT_COMMAND))
     rows = len(table.rows) if table is not None else 0
     while True:
-        card = _card(result, table, rows, choices, actions)
+        card = _card(table, rows, choices, actions)
         if _size(card) <= budget or rows == 0:
             return card
         rows -= max(1, rows // 4)  # drop rows until the card fits; the count line says how many show
@@ -143,7 +143,6 @@ def _size(wire: dict[str, Any]) -> int:
 
 
 def _card(
-    result: OrchestrationResult,
     table: TableResult | None,
     rows: int,
     choices: list[str],

@@ -183,6 +183,12 @@ async def test_a_card_choice_resumes_the_clarification_and_show_more_pages(serve
     assert "Rows 21–40 of 82" in page.body["text"]
     assert len(next(i for i in _card(page)["body"] if i["type"] == "Table")["rows"]) == 21
 
+    # "Export CSV" types "export": the core's export reply (its link) comes back in the thread.
+    export = next(a for a in card["actions"] if a["title"] == "Export CSV")
+    await _post(served, _click(served, "1763800000103", thread, export["data"]))
+    exported = await _reply(served, conversation, 4)
+    assert "The full table (82 rows) is exported as CSV" in exported.body["text"]
+
 
 async def test_channel_follow_ups_need_no_mention_only_in_threads_the_bot_answers(served: Served) -> None:
     thread, stranger = "1763800000300", "1763800000400"
