@@ -80,6 +80,10 @@ class EdgeService:
             self._metrics.feedback.labels(value).inc()
         return stored
 
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        """The turn whose posted reply has this platform id (Teams feedback names only the message)."""
+        return await self._service.turn_for_reply(platform, reply_id)
+
     async def answer_and_post(
         self, turn: Turn, post: Poster, progress: ProgressCallback | None, notify: Notifier | None = None
     ) -> None:

@@ -206,6 +206,10 @@ class TurnLedger(Protocol):
 
     async def mark_failed(self, turn_id: str, now: datetime, error: str) -> None: ...
 
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        """The turn whose reply has this platform id (feedback on a message names only the message)."""
+        ...
+
 
 class DecisionLog(Protocol):
     """Every turn's router decision, for debugging and analytics."""

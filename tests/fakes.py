@@ -310,6 +310,10 @@ class InMemoryLedger:
     async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
         self._row(turn_id)[1] = "failed"
 
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        found = [r[0] for key, r in self.rows.items() if key.startswith(f"{platform}:") and r[3] == reply_id]
+        return str(found[-1]) if found else None
+
 
 class InMemoryDecisions:
     """Router decisions in a list."""

@@ -26,6 +26,8 @@ class Call:
     body: dict[str, Any]
     path: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    at: float = field(default_factory=time.monotonic)
+    reply_id: str = ""
 
 
 class _Recorder:
@@ -144,10 +146,17 @@ class BotConnectorServer(_Recorder):
     async def _handle(self, request: web.Request) -> web.Response:
         body = await request.json()
         conversation = request.match_info["conversation"]
+        reply_id = f"reply-{len(self.calls) + 1}"
         self.calls.append(
-            Call(method=str(body.get("type")), body=body, path=conversation, headers=dict(request.headers))
+            Call(
+                method=str(body.get("type")),
+                body=body,
+                path=conversation,
+                headers=dict(request.headers),
+                reply_id=reply_id,
+            )
         )
-        return web.json_response({"id": f"reply-{len(self.calls)}"})
+        return web.json_response({"id": reply_id})
 
 
 def teams_activity(

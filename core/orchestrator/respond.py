@@ -207,9 +207,14 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         coverage=reflection.coverage if reflection else Coverage(),
         table=state.table if outcome.kind in ("answer", "clarification") else None,
         overflow=state.overflow if outcome.kind in ("answer", "clarification") else 0,
+        choices=_choices(state) if outcome.final_reason == "overflow_clarify" else [],
         errors=state.errors,
         timings=state.timings,
     )
+
+
+def _choices(state: GraphState) -> list[str]:
+    return [value for value, _ in state.choices[1] if value] if state.choices else []
 
 
 def _fallback_confidence(state: GraphState) -> float:
