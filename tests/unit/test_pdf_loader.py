@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import os
 from pathlib import Path
@@ -11,6 +12,7 @@ from pypdf import PdfReader
 from pypdf.errors import LimitReachedError
 
 from adapters.loaders.pdf import PdfLoader, PdfUnreadable
+from core.concurrency import CpuExecutor
 from tests.pdf_documents import protect, with_large_array, without_metadata, write_filing, write_scan
 
 PLAIN_COVER = "Acme Turbines Inc. Quarterly report to shareholders. Gearbox orders and service revenue."
@@ -96,3 +98,14 @@ def test_without_any_stated_date_there_is_none_never_the_modification_time(tmp_p
     os.utime(path, (dt.datetime(2021, 3, 3, tzinfo=dt.UTC).timestamp(),) * 2)
     doc = PdfLoader().load(path)
     assert (doc.title, doc.date) == ("Acme", None)
+
+
+async def test_pdfs_load_side_by_side_on_the_executor(tmp_path: Path) -> None:
+    """PDFium is not thread-safe; the loader serialises its calls, so parallel loads stay correct."""
+    paths = [write_filing(tmp_path / f"q{n}.pdf", pages=n + 2, title=f"Filing {n}") for n in range(6)]
+    pool = CpuExecutor(max_workers=4)
+    try:
+        docs = await asyncio.gather(*(pool.run(PdfLoader().load, p) for _ in range(3) for p in paths))
+    finally:
+        pool.shutdown()
+    assert [(d.title, len(d.blocks)) for d in docs] == [(f"Filing {n}", n + 2) for _ in range(3) for n in range(6)]
