@@ -41,6 +41,24 @@ def _page_text(raw: str) -> str:
     return _CONTROL.sub("", raw.replace("\r\n", "\n").replace("\r", "\n")).strip()
 
 
+def _one_page(document: pdfium.PdfDocument, index: int) -> str:
+    """One page's text; a page PDFium cannot parse counts as a page without text, not a lost file."""
+    try:
+        page = document[index]
+    except pdfium.PdfiumError:
+        return ""
+    try:
+        textpage = page.get_textpage()
+        try:
+            return _page_text(textpage.get_text_range())
+        finally:
+            textpage.close()
+    except pdfium.PdfiumError:
+        return ""
+    finally:
+        page.close()
+
+
 def _read(path: Path) -> tuple[list[str], dict[str, str]]:
     """Every page's text and the document information dictionary, under the PDFium lock."""
     with _PDFIUM:
@@ -50,13 +68,7 @@ def _read(path: Path) -> tuple[list[str], dict[str, str]]:
             reason = _LOAD_ERRORS.get(exc.err_code) if exc.err_code is not None else None
             raise PdfUnreadable(reason or f"not a readable PDF ({exc})") from exc
         try:
-            pages: list[str] = []
-            for index in range(len(document)):
-                page = document[index]
-                textpage = page.get_textpage()
-                pages.append(_page_text(textpage.get_text_range()))
-                textpage.close()
-                page.close()
+            pages = [_one_page(document, index) for index in range(len(document))]
             info = document.get_metadata_dict(skip_empty=True)
         finally:
             document.close()
