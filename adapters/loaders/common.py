@@ -55,8 +55,7 @@ def document_date(
     return (
         coerce_date(meta.get("date"))
         or period_date(opening, title)
-        or label_date(title)
-        or label_date(path.stem)
+        or label_date(title, path.stem)
         or coerce_date(embedded)
     )
 

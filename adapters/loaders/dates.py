@@ -2,7 +2,7 @@
 
 Order (README "Documents"): front matter `date` → a reporting period stated in the opening text
 ("for the quarterly period ended June 30, 2023", "for the quarter ended 30 September 2025") or an
-"as of …" in the title → a date in the title, then in the file name → the file's own metadata
+"as of …" in the title → the most precise date in the title or file name → the file's own metadata
 (PDF and DOCX creation date) → no date. Never the file's modification time: a copied or
 re-downloaded file would otherwise look new. Labels without a day stand for the period's last day:
 `2023 Q3` → 2023-09-30 (calendar quarters), `H1 2024` → 2024-06-30, `2023-06` → 2023-06-30,
@@ -76,21 +76,42 @@ def period_date(opening: str, title: str = "") -> dt.date | None:
     return None
 
 
-def label_date(label: str) -> dt.date | None:
-    """A date a title or file name carries: `2023-06-30`, `2023 Q3`, `Q3-2023`, `H1 2024`, `2023-06`, `FY2024`."""
-    if match := _ISO.search(label):
-        try:
-            return dt.date(int(match[1]), int(match[2]), int(match[3]))
-        except ValueError:
-            pass
+def _day(label: str) -> dt.date | None:
+    match = _ISO.search(label)
+    try:
+        return dt.date(int(match[1]), int(match[2]), int(match[3])) if match else None
+    except ValueError:
+        return None
+
+
+def _month(label: str) -> dt.date | None:
+    match = _YEAR_MONTH.search(label)
+    return _month_end(int(match[1]), int(match[2])) if match else None
+
+
+def _quarter_or_half(label: str) -> dt.date | None:
     for pattern, months in _PERIODS_OF_YEAR:
         if match := pattern.search(label):
             year, number = (match[1], match[2]) if match[1] else (match[4], match[3])
             return _month_end(int(year), months * int(number))
-    if match := _YEAR_MONTH.search(label):
-        return _month_end(int(match[1]), int(match[2]))
-    if match := _FISCAL_OR_BARE_YEAR.search(label):
-        return dt.date(int(match[1]), 12, 31)
+    return None
+
+
+def _year(label: str) -> dt.date | None:
+    match = _FISCAL_OR_BARE_YEAR.search(label)
+    return dt.date(int(match[1]), 12, 31) if match else None
+
+
+def label_date(*labels: str) -> dt.date | None:
+    """The most precise date the labels (a title, a file name) carry, the first label winning ties.
+
+    `2023-06-30` before `2023-06` before `2023 Q3`, `Q3-2023`, `H1 2024` before `FY2024` or a bare
+    year: "Canteen notice 2025" in a file named `2025-03-01-canteen.md` is dated 2025-03-01.
+    """
+    for read in (_day, _month, _quarter_or_half, _year):
+        for label in labels:
+            if date := read(label):
+                return date
     return None
 
 

@@ -56,6 +56,12 @@ def test_a_date_in_a_title_or_file_name(label: str, date: dt.date | None) -> Non
     assert label_date(label) == date
 
 
+def test_the_most_precise_label_wins_then_the_title() -> None:
+    assert label_date("Canteen notice 2025", "2025-03-01-canteen") == dt.date(2025, 3, 1)
+    assert label_date("Results Q2 2024", "acme-2024") == dt.date(2024, 6, 30)
+    assert label_date("Results Q2 2024", "acme-q3-2024") == dt.date(2024, 6, 30)
+
+
 def test_pdf_metadata_dates() -> None:
     assert pdf_date("D:20230815093000+02'00'") == dt.date(2023, 8, 15)
     assert pdf_date("D:2023") == dt.date(2023, 1, 1)
