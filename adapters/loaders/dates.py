@@ -48,6 +48,10 @@ def _numbered_period(letter: str, numbers: str) -> re.Pattern[str]:
 
 
 _PERIODS_OF_YEAR = ((_numbered_period("q", "1-4"), 3), (_numbered_period("h", "12"), 6))
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_PERIOD_IN_WORDS = re.compile(
+    rf"\b(first|second|third|fourth)[\s-]+(quarter|half)(?:[\s-]+(?:of|fiscal|year))*[\s-]+{_YEAR}(?!\d)", re.I
+)
 _PDF_DATE = re.compile(r"^(?:D:)?(\d{4})(\d{2})?(\d{2})?")
 
 # dateparser keeps shared state and is documented as not thread-safe (scrapinghub/dateparser#441);
@@ -94,6 +98,10 @@ def _quarter_or_half(label: str) -> dt.date | None:
         if match := pattern.search(label):
             year, number = (match[1], match[2]) if match[1] else (match[4], match[3])
             return _month_end(int(year), months * int(number))
+    match = _PERIOD_IN_WORDS.search(label)  # "Third quarter 2023", "first half of fiscal 2024"
+    if match and (match[2].lower() == "quarter" or _ORDINALS[match[1].lower()] <= 2):
+        months = 3 if match[2].lower() == "quarter" else 6
+        return _month_end(int(match[3]), months * _ORDINALS[match[1].lower()])
     return None
 
 

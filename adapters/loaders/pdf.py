@@ -22,6 +22,10 @@ from core.knowledge import LoadedDocument, SourceBlock
 
 _PDFIUM = threading.Lock()
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# What authoring tools leave in /Title when nobody set one: "Microsoft Word - q3.docx", "Document1".
+_PLACEHOLDER_TITLE = re.compile(
+    r"^(?:microsoft \w+ - .*|.*\.(?:docx?|pdf|xlsx?|pptx?|rtf|indd|html?)|untitled\b.*|document\s*\d*)$", re.I
+)
 
 _LOAD_ERRORS = {
     pdfium_c.FPDF_ERR_PASSWORD: "the PDF needs a password to open (a user password is set); "
@@ -86,7 +90,9 @@ class PdfLoader:
         blocks = [SourceBlock(text=text, page=number) for number, text in enumerate(pages, start=1) if text]
         if not blocks:
             raise PdfUnreadable("no extractable text (a scanned PDF needs OCR first)")
-        title = info.get("Title", "").strip() or title_from_name(path)
+        title = info.get("Title", "").strip()
+        if not title or _PLACEHOLDER_TITLE.match(title):
+            title = title_from_name(path)
         opening = opening_text(b.text for b in blocks)
         return LoadedDocument(
             title=title,

@@ -48,6 +48,8 @@ def test_as_of_counts_in_a_title_only() -> None:
         ("report-2023-06", dt.date(2023, 6, 30)),
         ("FY2024 annual report", dt.date(2024, 12, 31)),
         ("annual report 2023", dt.date(2023, 12, 31)),
+        ("Third quarter 2023 results", dt.date(2023, 9, 30)),
+        ("First half of fiscal 2024", dt.date(2024, 6, 30)),
         ("Top 100 customers", None),
         ("Turbine maintenance manual", None),
     ],

@@ -88,6 +88,13 @@ def test_a_quarter_in_the_title_dates_a_filing(tmp_path: Path) -> None:
     assert PdfLoader().load(path).date == dt.date(2024, 6, 30)
 
 
+@pytest.mark.parametrize("placeholder", ["Microsoft Word - q3-final.docx", "Document1", "untitled", "  "])
+def test_a_placeholder_title_gives_way_to_the_file_name(tmp_path: Path, placeholder: str) -> None:
+    path = write_filing(tmp_path / "acme-10q-2023-q3.pdf", cover=PLAIN_COVER, title=placeholder)
+    doc = PdfLoader().load(path)
+    assert (doc.title, doc.date) == ("Acme 10q 2023 q3", dt.date(2023, 9, 30))
+
+
 def test_pdf_metadata_dates_a_filing_that_states_nothing_else(tmp_path: Path) -> None:
     path = write_filing(tmp_path / "acme.pdf", cover=PLAIN_COVER, created=dt.datetime(2022, 5, 4, 9, tzinfo=dt.UTC))
     assert PdfLoader().load(path).date == dt.date(2022, 5, 4)
