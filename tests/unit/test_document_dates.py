@@ -6,10 +6,13 @@ import datetime as dt
 import os
 from pathlib import Path
 
+import docx
 import pytest
 
 from adapters.loaders.common import document_date
 from adapters.loaders.dates import label_date, pdf_date, period_date
+from adapters.loaders.docx import DocxLoader
+from adapters.loaders.html import HtmlLoader
 from adapters.loaders.markdown import MarkdownLoader
 from adapters.loaders.tabular import DelimitedLoader
 from tests.documents import write_delimited
@@ -98,3 +101,25 @@ def test_a_markdown_report_is_dated_by_its_stated_period(tmp_path: Path) -> None
     path = tmp_path / "update.md"
     path.write_text("# Fleet update\n\nFor the quarter ended 30 September 2025, uptime was 98%.\n", encoding="utf-8")
     assert MarkdownLoader().load(path).date == dt.date(2025, 9, 30)
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "date"),
+    [("Results for the quarter ended 30 September 2025.", dt.date(2025, 9, 30)), ("Results.", dt.date(2020, 1, 2))],
+)
+def test_a_docx_is_dated_by_its_period_before_its_creation_date(tmp_path: Path, paragraph: str, date: dt.date) -> None:
+    document = docx.Document()
+    document.core_properties.created = dt.datetime(2020, 1, 2, 10, 0)
+    document.add_paragraph(paragraph)
+    document.save(str(tmp_path / "board-update.docx"))
+    assert DocxLoader().load(tmp_path / "board-update.docx").date == date
+
+
+def test_html_meta_date_counts_as_front_matter(tmp_path: Path) -> None:
+    path = tmp_path / "2023-q1-update.html"
+    path.write_text(
+        '<html><head><title>Update</title><meta name="date" content="2024-09-01"></head>'
+        "<body><p>For the quarter ended March 31, 2023.</p></body></html>",
+        encoding="utf-8",
+    )
+    assert HtmlLoader().load(path).date == dt.date(2024, 9, 1)
