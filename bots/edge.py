@@ -7,9 +7,10 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from core.contracts import Turn
+from bots.exports import ALL_ROWS
+from core.contracts import TableResult, Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology
-from core.ports import ConversationStore, ProgressCallback
+from core.ports import ConversationStore, ProgressCallback, ResultSetStore
 from core.records import ConversationKey, FeedbackValue
 
 log = logging.getLogger(__name__)
@@ -27,9 +28,11 @@ class EdgeService:
         service: TurnService,
         conversations: ConversationStore,
         max_concurrent: int = 4,
+        result_sets: ResultSetStore | None = None,
     ) -> None:
         self._service = service
         self._conversations = conversations
+        self._result_sets = result_sets
         self._slots = asyncio.Semaphore(max_concurrent)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -51,6 +54,12 @@ class EdgeService:
     async def feedback(self, turn_id: str, user: str, value: FeedbackValue) -> bool:
         """A 👍/👎 click from any platform; False when the turn is unknown."""
         return await self._service.feedback(turn_id, user, value)
+
+    async def result_table(self, result_set_id: str) -> TableResult | None:
+        """Every row of a stored result set (a CSV export button); None when it is gone."""
+        if self._result_sets is None:
+            return None
+        return await self._result_sets.page(result_set_id, 0, ALL_ROWS)
 
     async def answer_and_post(
         self, turn: Turn, post: Poster, progress: ProgressCallback | None, notify: Notifier | None = None

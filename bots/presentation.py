@@ -6,7 +6,11 @@ pieces they have in common (how a source is described, how a table is aligned) l
 
 from __future__ import annotations
 
-from core.contracts import Citation, TableResult
+import csv
+import io
+import re
+
+from core.contracts import Citation, OrchestrationResult, TableResult
 
 
 def source_parts(citation: Citation, title: str) -> str:
@@ -36,3 +40,44 @@ def table_text(table: TableResult, limit: int = 20) -> str:
     if table.total > min(limit, len(table.rows)):
         lines.append(f"({table.total - min(limit, len(table.rows))} more rows)")
     return "\n".join(lines)
+
+
+# The core's overflow clarification (core/orchestrator/compose.py `overflow_question`) lists its
+# choices as "Which <column> do you mean? <value> (<count>), <value> (<count>). For example…".
+_CHOICES = re.compile(r"do you mean\? (?P<listed>.+?)\. For example", re.DOTALL)
+_COUNTED = re.compile(r"^(?P<value>.+?) \(\d[\d,]*\)$")
+_UNCERTAINTY_DETAIL = ("Searched:", "Rounds:", "Best matches", "- ")
+
+
+def clarification_choices(result: OrchestrationResult) -> list[str]:
+    """The values a clarification offers to narrow by, in its order (none when it offers none)."""
+    if result.kind != "clarification":
+        return []
+    found = _CHOICES.search(result.answer)
+    if not found:
+        return []
+    choices = []
+    for listed in found.group("listed").split(", "):
+        counted = _COUNTED.match(listed.strip())
+        value = counted.group("value") if counted else ""
+        if value and value != "(empty)":
+            choices.append(value)
+    return choices
+
+
+def uncertainty_parts(result: OrchestrationResult) -> tuple[str, list[str]]:
+    """An uncertainty reply split into its message and its details (what was searched, best matches)."""
+    message: list[str] = []
+    details: list[str] = []
+    for line in result.answer.splitlines():
+        (details if line.startswith(_UNCERTAINTY_DETAIL) else message).append(line)
+    return "\n".join(message), details
+
+
+def table_csv(table: TableResult) -> str:
+    """A table as CSV text, header first."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(table.columns)
+    writer.writerows(table.rows)
+    return buffer.getvalue()

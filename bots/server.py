@@ -61,14 +61,15 @@ def create_web_app(state: ServerState) -> web.Application:
 def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
     """The Slack edge (when its credentials are set) and the Teams edge."""
     slack = None
-    if settings.slack_bot_token and settings.slack_signing_secret:
+    if settings.slack_bot_token and (settings.slack_signing_secret or settings.slack_app_token):
         from bots.slack.app import SlackEdge
 
         slack = SlackEdge(
             edge=edge,
             bot_token=settings.slack_bot_token.get_secret_value(),
-            signing_secret=settings.slack_signing_secret.get_secret_value(),
+            signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None,
             api_url=settings.slack_api_url,
+            stream=settings.llm_provider != "none",
         )
     from bots.teams.bot import TeamsEdge
 
@@ -99,14 +100,21 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     components = await build_app(settings)
-    edge = EdgeService(service=components.service, conversations=components.storage.conversations)
+    edge = EdgeService(
+        service=components.service,
+        conversations=components.storage.conversations,
+        result_sets=components.storage.result_sets,
+    )
     state.slack, state.teams = build_edges(settings, edge)
+    if state.slack is not None and settings.slack_app_token:
+        await state.slack.connect_socket_mode(settings.slack_app_token.get_secret_value())
     health = await components.backend.health()
     state.checks = {
         "database": "ok",
         "search_backend": health.model_dump(),
         "model": components.embedder.model_name,
         "slack": state.slack is not None,
+        "slack_socket_mode": state.slack is not None and bool(settings.slack_app_token),
         "teams_auth": bool(settings.microsoft_app_id),
     }
     state.ready, state.detail = True, "ready"
@@ -116,5 +124,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     finally:
         state.ready, state.detail = False, "shutting down"
         await edge.drain(DRAIN_SECONDS)
+        if state.slack is not None:
+            await state.slack.close()
         await runner.cleanup()
         await components.close()
