@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+import bots.cli_manifest  # registers the manifest commands
 import bots.cli_tools  # noqa: F401 - registers the eval, index, channels and export commands
 from bots.cli_common import app, db_app, err, out
 from bots.cli_common import load_or_exit as _settings

@@ -39,13 +39,14 @@ TIMEOUT_S = 15
 """Every Web API call gives up after this long (slack_sdk's per-request timeout)."""
 RATE_LIMIT_RETRIES = 3
 STREAM_PIECE = 600
-LISTENED_EVENTS = ("app_mention", "message", "assistant_thread_started")
-"""The Events API types with a listener; `manifests/slack/manifest.yaml` subscribes to exactly these."""
 Ack = Callable[..., Awaitable[None]]
 
 
 class SlackEdge:
     """Slack's events and button clicks, answered through `EdgeService`, over HTTP and Socket Mode."""
+
+    EVENTS = ("app_mention", "message", "assistant_thread_started")
+    """The Events API types with a listener (`_on_<type>`); the manifest subscribes to exactly these."""
 
     def __init__(
         self,
@@ -73,9 +74,8 @@ class SlackEdge:
             request_verification_enabled=self._signed,
             process_before_response=False,
         )
-        self.app.event("app_mention")(self._on_mention)
-        self.app.event("message")(self._on_message)
-        self.app.event("assistant_thread_started")(self._on_assistant_thread)
+        for name in self.EVENTS:
+            self.app.event(name)(getattr(self, f"_on_{name}"))
         # Bolt answers 404 to events nobody listens to; every signed request gets its 200.
         self.app.event(re.compile(".*"))(self._ignore)
         self.app.action(re.compile(f"^{render.ACTION_CHOICE}:"))(self._on_choice)
@@ -106,7 +106,7 @@ class SlackEdge:
     async def _ignore(self) -> None:
         return None
 
-    async def _on_mention(self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient) -> None:
+    async def _on_app_mention(self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient) -> None:
         if is_from_person(event, context.get("bot_user_id")):
             self._submit_event(event, context, client)
 
@@ -127,7 +127,7 @@ class SlackEdge:
         if await self._edge.knows_thread(key):
             self._submit_event(event, context, client)
 
-    async def _on_assistant_thread(self, event: dict[str, Any], client: AsyncWebClient) -> None:
+    async def _on_assistant_thread_started(self, event: dict[str, Any], client: AsyncWebClient) -> None:
         thread = event.get("assistant_thread") or {}
         await client.assistant_threads_setSuggestedPrompts(
             channel_id=str(thread["channel_id"]),
