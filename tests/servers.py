@@ -79,6 +79,8 @@ class SlackApiServer(_Recorder):
         self._ts = itertools.count(1)
         self._files = itertools.count(1)
         self.socket: web.WebSocketResponse | None = None
+        self.rate_limited: dict[str, int] = {}
+        """Method → how many more calls get `429 Too Many Requests` with `Retry-After: 1`."""
         self._connected = asyncio.Event()
 
     async def start(self) -> SlackApiServer:
@@ -129,6 +131,9 @@ class SlackApiServer(_Recorder):
         body = json.loads(raw) if request.content_type == "application/json" and raw else dict(parse_qsl(raw))
         body = {**dict(request.query), **body}  # slack_sdk sends some arguments as query parameters
         self.calls.append(Call(method=method, body=body, headers=dict(request.headers)))
+        if self.rate_limited.get(method, 0) > 0:
+            self.rate_limited[method] -= 1
+            return web.json_response({"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"})
         token = request.headers.get("Authorization", "")
         if method == "apps.connections.open":  # the only method that takes the app-level token
             if not token.startswith("Bearer xapp-"):
