@@ -80,6 +80,8 @@ class SlackApiServer(_Recorder):
         self._files = itertools.count(1)
         self.socket: web.WebSocketResponse | None = None
         self.rate_limited: dict[str, int] = {}
+        self.refused: dict[str, str] = {}
+        """Method → the error its next call answers with (`ok: false`), once."""
         """Method → how many more calls get `429 Too Many Requests` with `Retry-After: 1`."""
         self._connected = asyncio.Event()
 
@@ -134,6 +136,8 @@ class SlackApiServer(_Recorder):
         if self.rate_limited.get(method, 0) > 0:
             self.rate_limited[method] -= 1
             return web.json_response({"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"})
+        if method in self.refused:
+            return web.json_response({"ok": False, "error": self.refused.pop(method)})
         token = request.headers.get("Authorization", "")
         if method == "apps.connections.open":  # the only method that takes the app-level token
             if not token.startswith("Bearer xapp-"):

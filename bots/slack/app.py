@@ -13,6 +13,7 @@ from typing import Any
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler, async_default_handlers
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -238,7 +239,14 @@ class SlackEdge:
             recipient_user_id=turn.user,
         )
         text = render.stream_text(answer.result)
-        for start in range(0, len(text), STREAM_PIECE):
-            await streamer.append(markdown_text=text[start : start + STREAM_PIECE])
-        await streamer.stop(blocks=render.footer_blocks(answer.result, turn_id=answer.turn_id) or None)
+        try:
+            for start in range(0, len(text), STREAM_PIECE):
+                await streamer.append(markdown_text=text[start : start + STREAM_PIECE])
+            await streamer.stop(blocks=render.footer_blocks(answer.result, turn_id=answer.turn_id) or None)
+        except SlackApiError as exc:
+            if streamer.ts is not None:
+                raise
+            # Streaming refused before anything showed (e.g. not allowed here): post the blocks instead.
+            log.warning("streaming the answer failed (%s); posting it", exc.response.get("error"))
+            return await self._post_reply(answer, target, client)
         return streamer.ts

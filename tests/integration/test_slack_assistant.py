@@ -146,3 +146,16 @@ async def test_a_rate_limited_post_is_retried_after_its_retry_after(world: World
         assert slack_api.rate_limited["chat.postMessage"] == 0
     finally:
         await runner.cleanup()
+
+
+async def test_a_refused_stream_falls_back_to_posting_the_blocks(world: World, slack_api: SlackApiServer) -> None:
+    runner, url = await _serve(world, slack_api, stream=True)
+    slack_api.refused["chat.startStream"] = "streaming_not_allowed"
+    try:
+        event = {"type": "app_mention", "user": "U1", "text": f"<@UBOT> {QUESTION}", "ts": "300.1", "channel": "C1"}
+        await _send(url, event, "EvS1")
+        post = (await slack_api.wait_for("chat.postMessage"))[0].body
+        assert post["thread_ts"] == "300.1" and "20 weeks" in json.dumps(post["blocks"])
+        assert len(slack_api.named("chat.startStream")) == 1 and not slack_api.named("chat.stopStream")
+    finally:
+        await runner.cleanup()
