@@ -23,6 +23,7 @@ from bots.slack import render, texts
 from bots.slack.convert import (
     SlackTarget,
     action_to_turn,
+    channel_key,
     event_to_turn,
     is_assistant_thread,
     is_direct,
@@ -122,7 +123,7 @@ class SlackEdge:
             return  # channel chatter, or the copy of an @mention that app_mention handles
         team = str(context.get("team_id") or event.get("team"))
         key = ConversationKey(
-            platform="slack", tenant=team, channel_key=f"slack:{team}:{event['channel']}", thread=thread_of(event)
+            platform="slack", tenant=team, channel_key=channel_key(team, event), thread=thread_of(event)
         )
         # Checked before any work: only threads the bot is already part of.
         if await self._edge.knows_thread(key):

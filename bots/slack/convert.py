@@ -38,9 +38,11 @@ def is_direct(event: dict[str, Any]) -> bool:
 
 def channel_key(team: str, event: dict[str, Any]) -> str:
     """`slack:<team>:<channel>`, or `slack:<team>:dm:<user>` for a direct message."""
-    if is_direct(event):
-        return f"slack:{team}:dm:{event['user']}"
-    return f"slack:{team}:{event['channel']}"
+    return _channel_key(team, str(event["channel"]), str(event.get("user")), direct=is_direct(event))
+
+
+def _channel_key(team: str, channel: str, user: str, *, direct: bool) -> str:
+    return f"slack:{team}:dm:{user}" if direct else f"slack:{team}:{channel}"
 
 
 def is_assistant_thread(event: dict[str, Any]) -> bool:
@@ -95,7 +97,7 @@ def action_to_turn(body: dict[str, Any], action: dict[str, Any], text: str) -> t
     turn = Turn(
         platform="slack",
         tenant=team,
-        channel_key=f"slack:{team}:dm:{user}" if direct else f"slack:{team}:{channel}",
+        channel_key=_channel_key(team, channel, user, direct=direct),
         thread=thread,
         user=user,
         message_key=f"slack:{team}:{channel}:action:{action_ts}",
