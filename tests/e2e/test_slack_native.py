@@ -64,8 +64,7 @@ async def native(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Nati
         "THREADWISE_SLACK_API_URL": slack.api_url,
     }
     _cli(env, "ingest", str(SAMPLE_CORPUS), str(folder / "notices"))
-    for key in (f"slack:{TEAM}:{CHANNEL}", f"slack:{TEAM}:C0SOCKET", f"slack:{TEAM}:dm:U0ADA"):
-        _cli(env, "channels", "set", key, "default")
+    _cli(env, "channels", "set", f"slack:{TEAM}:{CHANNEL}", "default")
     port, log = _free_port(), folder / "serve.log"
     process = _start(env, port, log)
     try:
@@ -240,9 +239,7 @@ async def test_a_refused_channel_gets_one_reply(native: Native) -> None:
 async def test_the_same_scenario_over_socket_mode(native: Native) -> None:
     assert native.slack.named("apps.connections.open") and native.slack.named("socket.connect")
     ts = "1763800500.000100"
-    event = json.loads(
-        slack_event(_mention(ts, "How many weeks of parental leave do new parents get?", "C0SOCKET"), "EvS1")
-    )
+    event = json.loads(slack_event(_mention(ts, "How many weeks of parental leave do new parents get?"), "EvS1"))
     took = await native.slack.send_envelope("events_api", event, "env-1")
     assert took < 3.0
     reply = (await _reply_in(native, ts))[0]

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from bots.cli import app
 from bots.slack import manifest as slack_manifest
+from bots.slack import texts
 from bots.slack.app import SlackEdge
 
 SLACK_CODE = Path(slack_manifest.__file__).parent
@@ -44,7 +45,7 @@ def test_the_manifest_has_exactly_the_scopes_the_code_needs() -> None:
 
 def test_the_manifest_has_the_agent_view_interactivity_and_socket_mode_off() -> None:
     manifest = _manifest()
-    assert manifest["features"]["agent_view"]["suggested_prompts"]
+    assert manifest["features"]["agent_view"]["suggested_prompts"] == texts.SUGGESTED_PROMPTS  # one wording
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
     assert manifest["settings"]["socket_mode_enabled"] is False
 

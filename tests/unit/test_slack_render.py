@@ -20,7 +20,10 @@ from core.contracts import (
     ReplyKind,
     RouteDecision,
     TableResult,
+    Turn,
 )
+from core.orchestrator.replies import CHANNEL_NOT_SET_UP
+from core.orchestrator.service import apology, refusal
 
 TURN = "turn-1"
 
@@ -180,11 +183,22 @@ def test_an_uncertainty_keeps_what_was_searched_in_a_compact_context() -> None:
 
 
 def test_a_refusal_and_an_apology_are_plain_replies() -> None:
-    refusal = render.render(_result("refusal", "This channel is not set up for Threadwise yet."), turn_id=TURN)
-    apology = render.render(_result("info", "Sorry, something went wrong <ref>."), turn_id=None)
-    for messages in (refusal, apology):
+    turn = Turn(
+        platform="slack",
+        tenant="T1",
+        channel_key="slack:T1:C1",
+        thread="1.0",
+        user="U1",
+        message_key="slack:T1:C1:<1.0>",
+        text="q",
+        received_at=dt.datetime(2026, 11, 21, 9, 0, tzinfo=dt.UTC),
+    )
+    refused = render.render(refusal(turn, CHANNEL_NOT_SET_UP, "unmapped channel"), turn_id=TURN)
+    sorry = render.render(apology(turn, "boom"), turn_id=None)
+    for messages in (refused, sorry):
         assert len(messages) == 1 and [b["type"] for b in messages[0].blocks] == ["section"]
-    assert "&lt;ref&gt;" in apology[0].blocks[0]["text"]["text"]
+    assert "not set up" in refused[0].blocks[0]["text"]["text"]
+    assert "slack:T1:C1:&lt;1.0&gt;" in sorry[0].blocks[0]["text"]["text"]
 
 
 def test_a_long_answer_is_split_into_sections_and_messages_within_the_limits() -> None:
