@@ -53,11 +53,13 @@ async def slack_api() -> AsyncIterator[SlackApiServer]:
     await server.stop()
 
 
-async def _serve(world: World, slack_api: SlackApiServer, *, stream: bool) -> tuple[web.AppRunner, str]:
+async def _serve(
+    world: World, slack_api: SlackApiServer, *, stream: bool, signing_secret: str | None = SECRET
+) -> tuple[web.AppRunner, str]:
     edge = EdgeService(service=world.service, conversations=world.service._conversations)
     state = ServerState(ready=True, detail="ready")
     state.slack = SlackEdge(
-        edge=edge, bot_token="xoxb-test", signing_secret=SECRET, api_url=slack_api.api_url, stream=stream
+        edge=edge, bot_token="xoxb-test", signing_secret=signing_secret, api_url=slack_api.api_url, stream=stream
     )
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
@@ -157,5 +159,18 @@ async def test_a_refused_stream_falls_back_to_posting_the_blocks(world: World, s
         post = (await slack_api.wait_for("chat.postMessage"))[0].body
         assert post["thread_ts"] == "300.1" and "20 weeks" in json.dumps(post["blocks"])
         assert len(slack_api.named("chat.startStream")) == 1 and not slack_api.named("chat.stopStream")
+    finally:
+        await runner.cleanup()
+
+
+async def test_without_a_signing_secret_http_events_are_refused(world: World, slack_api: SlackApiServer) -> None:
+    # Socket Mode only (SLACK_APP_TOKEN without SLACK_SIGNING_SECRET): nothing unsigned gets in over HTTP.
+    runner, url = await _serve(world, slack_api, stream=False, signing_secret=None)
+    try:
+        event = {"type": "app_mention", "user": "U1", "text": f"<@UBOT> {QUESTION}", "ts": "400.1", "channel": "C1"}
+        body = slack_event(event, "EvU1")
+        async with aiohttp.ClientSession() as session, session.post(url + "/slack/events", data=body) as response:
+            assert response.status == 404
+        assert slack_api.calls == []
     finally:
         await runner.cleanup()
