@@ -19,6 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.edge import EdgeService
 from bots.presentation import table_csv
+from bots.settings import SettingsError
 from bots.slack import render, texts
 from bots.slack.convert import (
     SlackTarget,
@@ -97,6 +98,11 @@ class SlackEdge:
         """Receive the same events and clicks over Socket Mode (`SLACK_APP_TOKEN`)."""
         from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 
+        try:  # slack_sdk retries a failed connection forever; a refused token should stop start-up instead
+            await self.app.client.apps_connections_open(app_token=app_token)
+        except SlackApiError as exc:
+            error = exc.response.get("error")
+            raise SettingsError(f"SLACK_APP_TOKEN: Slack refused the Socket Mode connection ({error})") from exc
         self._socket = AsyncSocketModeHandler(self.app, app_token)
         await self._socket.connect_async()
 

@@ -33,6 +33,7 @@ CLIENT_METHODS: dict[str, tuple[str, ...]] = {
     "assistant_threads_setTitle": ("assistant.threads.setTitle",),
     "assistant_threads_setSuggestedPrompts": ("assistant.threads.setSuggestedPrompts",),
     "files_upload_v2": ("files.getUploadURLExternal", "files.completeUploadExternal"),
+    "apps_connections_open": ("apps.connections.open",),
 }
 """The slack_sdk client methods the code calls and the Web API methods each one uses."""
 

@@ -16,6 +16,7 @@ from aiohttp import web
 from adapters.loaders.markdown import MarkdownLoader
 from bots.edge import EdgeService
 from bots.server import ServerState, create_web_app
+from bots.settings import SettingsError
 from bots.slack import texts
 from bots.slack.app import SlackEdge
 from core.concurrency import CpuExecutor
@@ -174,3 +175,14 @@ async def test_without_a_signing_secret_http_events_are_refused(world: World, sl
         assert slack_api.calls == []
     finally:
         await runner.cleanup()
+
+
+async def test_a_refused_app_token_stops_socket_mode_with_a_message_naming_it(
+    world: World, slack_api: SlackApiServer
+) -> None:
+    edge = EdgeService(service=world.service, conversations=world.service._conversations)
+    slack = SlackEdge(edge=edge, bot_token="xoxb-test", signing_secret=None, api_url=slack_api.api_url)
+    with pytest.raises(SettingsError, match="SLACK_APP_TOKEN"):
+        await slack.connect_socket_mode("xoxb-not-an-app-token")
+    await slack.close()
+    assert [c.method for c in slack_api.calls] == ["apps.connections.open"]
