@@ -170,18 +170,22 @@ class SlackEdge:
             log.warning("feedback for an unknown turn %s", turn_id)
 
     async def _upload_csv(self, result_set_id: str, target: SlackTarget, client: AsyncWebClient) -> None:
-        table = await self._edge.result_table(result_set_id)
-        if table is None:
-            await client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=texts.EXPORT_GONE)
-            return
-        await client.files_upload_v2(
-            channel=target.channel,
-            thread_ts=target.thread_ts,
-            content=table_csv(table),
-            filename=f"threadwise-{result_set_id[:8]}.csv",
-            title=f"threadwise-{result_set_id[:8]}.csv",
-            initial_comment=texts.EXPORT_COMMENT.format(total=table.total),
-        )
+        try:
+            table = await self._edge.result_table(result_set_id)
+            if table is None:
+                gone = texts.EXPORT_GONE
+                await client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=gone)
+                return
+            await client.files_upload_v2(
+                channel=target.channel,
+                thread_ts=target.thread_ts,
+                content=table_csv(table),
+                filename=f"threadwise-{result_set_id[:8]}.csv",
+                title=f"threadwise-{result_set_id[:8]}.csv",
+                initial_comment=texts.EXPORT_COMMENT.format(total=table.total),
+            )
+        except Exception:  # a background task: its failure is logged, never lost silently
+            log.exception("exporting result set %s to Slack failed", result_set_id)
 
     def _submit_event(self, event: dict[str, Any], context: dict[str, Any], client: AsyncWebClient) -> None:
         team = str(context.get("team_id") or event.get("team"))

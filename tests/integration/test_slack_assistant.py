@@ -8,6 +8,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp
 import pytest
@@ -186,3 +187,29 @@ async def test_a_refused_app_token_stops_socket_mode_with_a_message_naming_it(
         await slack.connect_socket_mode("xoxb-not-an-app-token")
     await slack.close()
     assert [c.method for c in slack_api.calls] == ["apps.connections.open"]
+
+
+async def test_exporting_a_table_that_is_gone_says_so_in_the_thread(world: World, slack_api: SlackApiServer) -> None:
+    runner, url = await _serve(world, slack_api, stream=False)
+    click = {
+        "type": "block_actions",
+        "user": {"id": "U1", "team_id": TEAM},
+        "team": {"id": TEAM},
+        "channel": {"id": "C1"},
+        "container": {"type": "message", "message_ts": "500.2", "channel_id": "C1"},
+        "message": {"ts": "500.2", "thread_ts": "500.1"},
+        "actions": [{"type": "button", "action_id": "threadwise_export_csv", "value": "gone", "action_ts": "500.3"}],
+    }
+    body = urlencode({"payload": json.dumps(click)})
+    headers = {**slack_signature_headers(SECRET, body), "Content-Type": "application/x-www-form-urlencoded"}
+    try:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(url + "/slack/events", data=body, headers=headers) as response,
+        ):
+            assert response.status == 200
+        post = (await slack_api.wait_for("chat.postMessage"))[0].body
+        assert (post["thread_ts"], post["text"]) == ("500.1", texts.EXPORT_GONE)
+        assert not slack_api.named("files.getUploadURLExternal")
+    finally:
+        await runner.cleanup()
