@@ -251,6 +251,15 @@ async def test_the_same_scenario_over_socket_mode(native: Native) -> None:
     assert took < 3.0
     assert await _feedback(native, down.removeprefix("down:")) == [("down", "U0BOB")]
 
+    root = "1763800600.000100"
+    event = json.loads(slack_event(_mention(root, "List all receipts"), "EvS2"))
+    assert await native.slack.send_envelope("events_api", event, "env-3") < 3.0
+    question = (await _reply_in(native, root))[0]
+    choice = next(e for e in _elements(question, "actions") if e["text"]["text"] == "2023")
+    assert await native.slack.send_envelope("interactive", _click(question, choice), "env-4") < 3.0
+    answer = (await _reply_in(native, root, count=2))[1]
+    assert "```" in _section_text(answer) and "Export CSV" in [e["text"]["text"] for e in _elements(answer, "actions")]
+
 
 async def test_every_web_api_method_called_is_covered_by_the_manifest(native: Native) -> None:
     called = {c.method for c in native.slack.calls} - {"upload", "socket.connect", "socket.ack"}
