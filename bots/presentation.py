@@ -8,21 +8,54 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 from core.contracts import Citation, OrchestrationResult, TableResult
+from core.orchestrator.commands import PAGE_ROWS
+
+# The text a typed command would carry; buttons send exactly these, so a click acts like typing.
+SHOW_MORE_COMMAND = "show the rest"
+EXPORT_COMMAND = "export"
+
+
+def source_details(citation: Citation) -> list[str]:
+    """`2024-03-01`, `§Section`, `p. 3` — whichever a source has."""
+    details = []
+    if citation.date:
+        details.append(citation.date.isoformat())
+    if citation.section:
+        details.append(f"§{citation.section}")
+    if citation.page:
+        details.append(f"p. {citation.page}")
+    return details
 
 
 def source_parts(citation: Citation, title: str) -> str:
     """`[1] <title>, 2024-03-01, §Section, p. 3`, the title already formatted for the platform."""
-    parts = [f"[{citation.n}] {title}"]
-    if citation.date:
-        parts.append(citation.date.isoformat())
-    if citation.section:
-        parts.append(f"§{citation.section}")
-    if citation.page:
-        parts.append(f"p. {citation.page}")
-    return ", ".join(parts)
+    return ", ".join([f"[{citation.n}] {title}", *source_details(citation)])
+
+
+def written_by_llm(result: OrchestrationResult) -> bool:
+    """True when a language model wrote the reply's text (the AI label), not the extractive path."""
+    return any(step.path == "llm" and step.stage in ("synthesis", "clarification") for step in result.llm_steps)
+
+
+def choice_command(value: str) -> str:
+    """What a person types to pick a clarification choice ("only 2024"); a choice button sends it."""
+    return f"only {value}"
+
+
+def can_show_more(result: OrchestrationResult) -> bool:
+    """A result set with rows not shown yet: offer "Show more"."""
+    table = result.table
+    if table is None or not table.result_set_id or len(table.rows) >= table.total:
+        return False
+    # A first answer knows its overflow; a page of "show the rest" is full unless it was the last.
+    return result.overflow > 0 or (result.final_reason == "command" and len(table.rows) >= PAGE_ROWS)
+
+
+def can_export(result: OrchestrationResult) -> bool:
+    """A result set the "export" command can write as CSV."""
+    return result.table is not None and bool(result.table.result_set_id)
 
 
 def source_line(citation: Citation) -> str:
@@ -42,27 +75,7 @@ def table_text(table: TableResult, limit: int = 20) -> str:
     return "\n".join(lines)
 
 
-# The core's overflow clarification (core/orchestrator/compose.py `overflow_question`) lists its
-# choices as "Which <column> do you mean? <value> (<count>), <value> (<count>). For example…".
-_CHOICES = re.compile(r"do you mean\? (?P<listed>.+?)\. For example", re.DOTALL)
-_COUNTED = re.compile(r"^(?P<value>.+?) \(\d[\d,]*\)$")
 _UNCERTAINTY_DETAIL = ("Searched:", "Rounds:", "Best matches", "- ")
-
-
-def clarification_choices(result: OrchestrationResult) -> list[str]:
-    """The values a clarification offers to narrow by, in its order (none when it offers none)."""
-    if result.kind != "clarification":
-        return []
-    found = _CHOICES.search(result.answer)
-    if not found:
-        return []
-    choices = []
-    for listed in found.group("listed").split(", "):
-        counted = _COUNTED.match(listed.strip())
-        value = counted.group("value") if counted else ""
-        if value and value != "(empty)":
-            choices.append(value)
-    return choices
 
 
 def uncertainty_parts(result: OrchestrationResult) -> tuple[str, list[str]]:

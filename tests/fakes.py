@@ -42,6 +42,11 @@ def _terms(text: str) -> list[str]:
     return [term_root(w) for w in words(text) if w.lower() not in STOPWORDS]
 
 
+COMMON_WORDS = frozenset(
+    ["policy", "leave", "hotel", "limit", "travel", "price", "width", "weight", "report", "year", "rate", "pay"]
+)
+
+
 class HashingEmbedder:
     """Bag-of-words vectors hashed into 512 dimensions: similar words, similar vectors."""
 
@@ -66,6 +71,10 @@ class HashingEmbedder:
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         return [len(t.split()) for t in texts]
+
+    def known_words(self, words: Sequence[str]) -> set[str]:
+        """A small English vocabulary: function words and a few common ones."""
+        return {w for w in words if w.lower() in STOPWORDS or w.lower() in COMMON_WORDS}
 
 
 def _passes(segment: Segment, filters: SearchFilters) -> bool:
@@ -300,6 +309,10 @@ class InMemoryLedger:
 
     async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
         self._row(turn_id)[1] = "failed"
+
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        found = [r[0] for key, r in self.rows.items() if key.startswith(f"{platform}:") and r[3] == reply_id]
+        return str(found[-1]) if found else None
 
 
 class InMemoryDecisions:

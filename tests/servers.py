@@ -26,6 +26,8 @@ class Call:
     body: dict[str, Any]
     path: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    at: float = field(default_factory=time.monotonic)
+    reply_id: str = ""
 
 
 class _Recorder:
@@ -80,9 +82,9 @@ class SlackApiServer(_Recorder):
         self._files = itertools.count(1)
         self.socket: web.WebSocketResponse | None = None
         self.rate_limited: dict[str, int] = {}
+        """Method → how many more calls get `429 Too Many Requests` with `Retry-After: 1`."""
         self.refused: dict[str, str] = {}
         """Method → the error its next call answers with (`ok: false`), once."""
-        """Method → how many more calls get `429 Too Many Requests` with `Retry-After: 1`."""
         self._connected = asyncio.Event()
 
     async def start(self) -> SlackApiServer:
@@ -211,10 +213,17 @@ class BotConnectorServer(_Recorder):
     async def _handle(self, request: web.Request) -> web.Response:
         body = await request.json()
         conversation = request.match_info["conversation"]
+        reply_id = f"reply-{len(self.calls) + 1}"
         self.calls.append(
-            Call(method=str(body.get("type")), body=body, path=conversation, headers=dict(request.headers))
+            Call(
+                method=str(body.get("type")),
+                body=body,
+                path=conversation,
+                headers=dict(request.headers),
+                reply_id=reply_id,
+            )
         )
-        return web.json_response({"id": f"reply-{len(self.calls)}"})
+        return web.json_response({"id": reply_id})
 
 
 def teams_activity(

@@ -24,7 +24,15 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bots.presentation import clarification_choices, source_parts, table_text, uncertainty_parts
+from bots.presentation import (
+    SHOW_MORE_COMMAND,
+    can_export,
+    can_show_more,
+    choice_command,
+    source_parts,
+    table_text,
+    uncertainty_parts,
+)
 from bots.slack import texts
 from core.contracts import Citation, OrchestrationResult, TableResult
 
@@ -38,7 +46,7 @@ ACTION_CHOICE = "threadwise_choice"
 ACTION_SHOW_MORE = "threadwise_show_more"
 ACTION_EXPORT = "threadwise_export_csv"
 ACTION_FEEDBACK = "threadwise_feedback"
-SHOW_MORE_TEXT = "show the rest"
+SHOW_MORE_TEXT = SHOW_MORE_COMMAND
 """What a "Show more" click says in the thread: the same command a person would type."""
 
 BlockDict = dict[str, Any]
@@ -150,16 +158,19 @@ def _body(result: OrchestrationResult) -> list[BlockDict]:
 
 
 def _buttons(result: OrchestrationResult) -> list[ButtonElement]:
+    """Choice buttons send what typing the choice sends; Show more and Export CSV carry the result set."""
+    choices = result.choices if result.kind == "clarification" else []
     buttons = [
-        _button(choice, f"{ACTION_CHOICE}:{i}", choice)
-        for i, choice in enumerate(clarification_choices(result)[:CHOICE_BUTTONS])
+        _button(choice, f"{ACTION_CHOICE}:{i}", choice_command(choice))
+        for i, choice in enumerate(choices[:CHOICE_BUTTONS])
     ]
     table = result.table
     if table is None or not table.result_set_id or result.kind not in ("answer", "clarification"):
         return buttons
-    if result.kind == "answer" and table.total > table.shown:
+    if result.kind == "answer" and can_show_more(result):
         buttons.append(_button(texts.SHOW_MORE, ACTION_SHOW_MORE, table.result_set_id))
-    buttons.append(_button(texts.EXPORT_CSV, ACTION_EXPORT, table.result_set_id))
+    if can_export(result):
+        buttons.append(_button(texts.EXPORT_CSV, ACTION_EXPORT, table.result_set_id))
     return buttons
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 from core.calibration import Calibration
 from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, SearchFilters, TableResult
 from core.llm.gateway import LlmGateway
@@ -42,7 +45,9 @@ class Executor:
         assert state.plan is not None
         assert state.route is not None
         plan = state.plan
-        base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
+        # Names from the question steer the first rounds to the documents titled with them.
+        steered = state.steering.doc_ids if state.date_filter and state.focus_doc_ids is None else None
+        base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids or steered)
         dated = (plan.date_start is not None or plan.date_end is not None) and state.date_filter
         window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
         round_id = len({r.round_id for r in state.rounds}) + 1
@@ -68,11 +73,15 @@ class Executor:
         relevant = supporting(result.evidence, self._calibration.low)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, state.intake.recent_year_window)
+        if plan.year_mode != "explicit" and not any(n.period for n in state.steering.names):
+            # No date asked: of several dated versions of a document, the newest answers.
+            relevant = newest_versions(relevant)
         report = result.report.model_copy(
             update={"threshold": f"{result.report.threshold}; relevance >= {self._calibration.low:.2f}"}
         )
         table = await self._store(result, state)
-        if state.evidence and _strength(state.evidence) > _strength(relevant):
+        rejected = state.reflection is not None and state.reflection.unsupported is not None
+        if state.evidence and not rejected and _strength(state.evidence) > _strength(relevant):
             # A recovery round that found less keeps the earlier, better evidence.
             relevant, result.evidence = state.evidence, state.candidates
         return {
@@ -108,7 +117,10 @@ class Executor:
                 route, state.structured, filters, round_id, budgets.max_rows_per_answer, budgets.max_evidence
             )
         # After an LLM reformulation the vector leg searches by the hypothetical passage (HyDE).
-        vector = await self._embedder.embed([state.hyde or query])
+        reformulated = state.hyde is not None or "reformulate" in state.recoveries
+        vector = state.query_vector if not reformulated and state.query_vector is not None else None
+        if vector is None:
+            vector = await self._embedder.embed([state.hyde or query])
         if route == "long_text":
             found = await self._tools.long_text(query, vector, filters, limit, round_id, boost)
             return await self._measured(found, query) if state.hyde else found
@@ -121,7 +133,11 @@ class Executor:
                 route, state.structured, filters, round_id, budgets.max_rows_per_answer, 3
             )
             if rows.total:
-                text.evidence = rows.evidence + text.evidence
+                # Joined rows compete with the text on relevance to the question, not as exact matches.
+                joined = await self._measured(
+                    RoundResult(evidence=rows.evidence, report=rows.report), state.plan.original_query
+                )
+                text.evidence = sorted(joined.evidence + text.evidence, key=lambda e: -e.relevance)
                 text.report.tool = "annotations_search + search_hybrid"
                 text.report.matches += rows.total
         return text
@@ -172,7 +188,11 @@ class Executor:
         return update
 
 
-SUPPORT_MARGIN = 0.2
+SUPPORT_MARGIN = 0.1
+# Dates (2024-01-10, 2024 01 10, 20240110), years, and quarters or halves in a title.
+_DATED = re.compile(
+    r"\b(?:19|20)\d{2}[-_ /.]\d{1,2}[-_ /.]\d{1,2}\b|\b(?:19|20)\d{6}\b|\b(?:19|20)\d{2}\b|\b(?:q[1-4]|h[12]|fy)\b"
+)
 
 
 def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
@@ -183,6 +203,21 @@ def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
     newest = max(dates)
     oldest = newest.replace(year=newest.year - years, day=min(newest.day, 28))
     return [e for e in evidence if e.date is None or e.date >= oldest]
+
+
+def newest_versions(evidence: list[Evidence]) -> list[Evidence]:
+    """Evidence from the newest of each document's dated versions (titles equal but for their dates)."""
+    newest: dict[str, dt.date] = {}
+    for item in evidence:
+        if item.date is not None:
+            family = version_family(item.title)
+            newest[family] = max(newest.get(family, item.date), item.date)
+    return [e for e in evidence if e.date is None or e.date >= newest[version_family(e.title)]]
+
+
+def version_family(title: str) -> str:
+    """A title without its dates, years and quarters: what the versions of one document share."""
+    return " ".join(_DATED.sub(" ", title.lower()).split())
 
 
 def _strength(evidence: list[Evidence]) -> float:
@@ -211,7 +246,8 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     if plan is None:
         return None
     dated = plan.date_start is not None or plan.date_end is not None
-    if dated and state.date_filter and "relax_filters" not in state.recoveries:
+    narrowed = dated or state.steering.doc_ids is not None
+    if narrowed and state.date_filter and "relax_filters" not in state.recoveries:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from bots.presentation import source_parts
 from bots.slack import convert as slack
 from bots.slack import render
 from bots.teams import convert as teams
@@ -94,7 +95,7 @@ def test_slack_sources_link_to_the_document() -> None:
     assert (
         render.source_line(_citation("https://x.example/h")) == "[1] <https://x.example/h|Handbook>, 2025-01-15, §Leave"
     )
-    assert teams._source(_citation(None)) == "[1] Handbook, 2025-01-15, §Leave"
+    assert source_parts(_citation(None), "Handbook") == "[1] Handbook, 2025-01-15, §Leave"
 
 
 def test_teams_channel_mention_is_removed_and_keys_are_canonical() -> None:

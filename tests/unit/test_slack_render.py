@@ -8,7 +8,7 @@ import io
 import json
 from typing import Any
 
-from bots.presentation import clarification_choices, table_csv
+from bots.presentation import table_csv
 from bots.slack import render
 from core.contracts import (
     Citation,
@@ -114,7 +114,11 @@ def test_an_answer_is_escaped_converted_cited_and_has_feedback() -> None:
 
 def test_a_table_with_more_rows_gets_aligned_text_show_more_and_export() -> None:
     result = _result(
-        "answer", "101 tire receipts [1]; the first 20 below.", table=_table(101, 20), citations=[_citation()]
+        "answer",
+        "101 tire receipts [1]; the first 20 below.",
+        table=_table(101, 20),
+        overflow=81,
+        citations=[_citation()],
     )
     messages = render.render(result, turn_id=TURN)
     _within_limits(messages)
@@ -145,16 +149,17 @@ def test_a_clarification_offers_its_choices_as_buttons() -> None:
         "(empty) (3), ACME Tyres (1,042). For example: “only 2021”. The first rows: a | b. "
         "Or say “export” for all of them as a CSV."
     )
-    result = _result("clarification", answer, table=_table(420, 5))
-    assert clarification_choices(result) == ["2021", "2022", "ACME Tyres"]
+    result = _result("clarification", answer, table=_table(420, 5), choices=["2021", "2022", "ACME Tyres"])
     messages = render.render(result, turn_id=TURN)
     _within_limits(messages)
-    assert _buttons(messages) == {
-        f"{render.ACTION_CHOICE}:0": "2021",
-        f"{render.ACTION_CHOICE}:1": "2022",
-        f"{render.ACTION_CHOICE}:2": "ACME Tyres",
+    assert _buttons(messages) == {  # a click sends what typing the choice would
+        f"{render.ACTION_CHOICE}:0": "only 2021",
+        f"{render.ACTION_CHOICE}:1": "only 2022",
+        f"{render.ACTION_CHOICE}:2": "only ACME Tyres",
         render.ACTION_EXPORT: "rs-1",
     }
+    labels = [e["text"]["text"] for b in _blocks(messages, "actions") for e in b["elements"]]
+    assert labels == ["2021", "2022", "ACME Tyres", "Export CSV"]
     assert not any(b["text"]["text"].startswith("```") for b in _blocks(messages, "section"))
     assert _blocks(messages, "context_actions")
 
