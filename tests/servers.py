@@ -85,6 +85,8 @@ class SlackApiServer(_Recorder):
         """Method → how many more calls get `429 Too Many Requests` with `Retry-After: 1`."""
         self.refused: dict[str, str] = {}
         """Method → the error its next call answers with (`ok: false`), once."""
+        self.delayed: dict[str, float] = {}
+        """Method → seconds its next call waits before answering (holds a turn's slot), once."""
         self._connected = asyncio.Event()
 
     async def start(self) -> SlackApiServer:
@@ -138,6 +140,8 @@ class SlackApiServer(_Recorder):
         if self.rate_limited.get(method, 0) > 0:
             self.rate_limited[method] -= 1
             return web.json_response({"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"})
+        if method in self.delayed:
+            await asyncio.sleep(self.delayed.pop(method))
         if method in self.refused:
             return web.json_response({"ok": False, "error": self.refused.pop(method)})
         token = request.headers.get("Authorization", "")

@@ -221,7 +221,10 @@ class SlackEdge:
             finally:
                 await progress.done()
 
-        await self._edge.answer_and_post(turn, post, progress)
+        async def notify(text: str) -> None:  # a short notice before the answer (a queued turn's place)
+            await client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=render.escape(text))
+
+        await self._edge.answer_and_post(turn, post, progress, notify)
 
     async def _post_reply(self, answer: TurnAnswer, target: SlackTarget, client: AsyncWebClient) -> str | None:
         assert answer.result is not None

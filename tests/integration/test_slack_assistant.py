@@ -56,9 +56,9 @@ async def slack_api() -> AsyncIterator[SlackApiServer]:
 
 
 async def _serve(
-    world: World, slack_api: SlackApiServer, *, stream: bool, signing_secret: str | None = SECRET
+    world: World, slack_api: SlackApiServer, *, stream: bool, signing_secret: str | None = SECRET, slots: int = 4
 ) -> tuple[web.AppRunner, str]:
-    edge = EdgeService(service=world.service, conversations=world.service._conversations)
+    edge = EdgeService(service=world.service, conversations=world.service._conversations, max_concurrent=slots)
     state = ServerState(ready=True, detail="ready")
     state.slack = SlackEdge(
         edge=edge, bot_token="xoxb-test", signing_secret=signing_secret, api_url=slack_api.api_url, stream=stream
@@ -211,5 +211,22 @@ async def test_exporting_a_table_that_is_gone_says_so_in_the_thread(world: World
         post = (await slack_api.wait_for("chat.postMessage"))[0].body
         assert (post["thread_ts"], post["text"]) == ("500.1", texts.EXPORT_GONE)
         assert not slack_api.named("files.getUploadURLExternal")
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_queued_question_is_told_its_place_then_answered(world: World, slack_api: SlackApiServer) -> None:
+    runner, url = await _serve(world, slack_api, stream=False, slots=1)
+    slack_api.delayed["reactions.add"] = 2.0  # the first turn holds the only slot while its progress shows
+    try:
+        for ts in ("600.1", "600.2"):
+            event = {"type": "app_mention", "user": "U1", "text": f"<@UBOT> {QUESTION}", "ts": ts, "channel": "C1"}
+            await _send(url, event, f"Ev{ts}")
+            await slack_api.wait_for("reactions.add")  # the first turn has its slot before the second arrives
+        posts = await slack_api.wait_for("chat.postMessage", count=3)
+        notice = next(p.body for p in posts if "blocks" not in p.body)
+        assert notice["thread_ts"] == "600.2" and "1st in line" in notice["text"]
+        answered = [p.body["thread_ts"] for p in posts if "blocks" in p.body]
+        assert sorted(answered) == ["600.1", "600.2"]
     finally:
         await runner.cleanup()
