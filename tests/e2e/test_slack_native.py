@@ -58,6 +58,7 @@ async def native(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Nati
         **_base_env(),
         "THREADWISE_DATA_DIR": str(folder / "data"),
         "THREADWISE_UNMAPPED_CHANNELS": "deny",
+        "THREADWISE_RATE_LIMIT_PER_MINUTE": "0",  # one person asks every question here
         "SLACK_BOT_TOKEN": "xoxb-native",
         "SLACK_SIGNING_SECRET": SECRET,
         "SLACK_APP_TOKEN": "xapp-native",
