@@ -181,7 +181,8 @@ class AnswerWriter:
         self, support: float, missing: list[str], state: GraphState, cited_text: str, cited: set[str]
     ) -> str | None:
         """Why the evidence does not support the question (None when it does): the support gate."""
-        dates = [e.date for e in state.evidence if e.chunk_id in cited]
+        # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
+        dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
             n.text
             for n in state.steering.required()

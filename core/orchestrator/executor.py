@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-
 from core.calibration import Calibration
 from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, SearchFilters, TableResult
 from core.llm.gateway import LlmGateway
+from core.orchestrator.evidence import (
+    LEVEL_MARGIN,
+    most_recent,
+    naming_all,
+    newest_versions,
+    strength,
+    supporting,
+    versions_of_years,
+)
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState, RecoveryStep
 from core.orchestrator.tables import annotation_table
@@ -70,10 +76,16 @@ class Executor:
                 bypassed = True  # configured but unavailable: answer without it, and say so
             else:
                 result.evidence = await self._rerank(plan.revised_query, result.evidence, state.budgets.rerank_pool)
+        identifiers = [n for n in state.steering.names if n.identifier]
+        if identifiers:
+            result.evidence = naming_all(result.evidence, identifiers, self._calibration.medium)
         relevant = supporting(result.evidence, self._calibration.low)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, state.intake.recent_year_window)
-        if plan.year_mode != "explicit" and not any(n.period for n in state.steering.names):
+        if plan.year_mode == "explicit" and plan.requested_years:
+            # A year asked: of several versions of a document, that year's answers (never another's figure).
+            relevant = versions_of_years(relevant, plan.requested_years)
+        elif not any(n.period for n in state.steering.names):
             # No date asked: of several dated versions of a document, the newest answers.
             relevant = newest_versions(relevant)
         report = result.report.model_copy(
@@ -81,7 +93,7 @@ class Executor:
         )
         table = await self._store(result, state)
         rejected = state.reflection is not None and state.reflection.unsupported is not None
-        if state.evidence and not rejected and _strength(state.evidence) > _strength(relevant):
+        if state.evidence and not rejected and strength(state.evidence) > strength(relevant):
             # A recovery round that found less keeps the earlier, better evidence.
             relevant, result.evidence = state.evidence, state.candidates
         return {
@@ -166,10 +178,12 @@ class Executor:
         return self._calibration_level([e.relevance for e in result.evidence], state)
 
     def _calibration_level(self, relevances: list[float], state: GraphState) -> EvidenceLevel:
-        relevant = [r for r in relevances if r >= self._calibration.low]
+        relevant = sorted((r for r in relevances if r >= self._calibration.low), reverse=True)
         if not relevant:
             return "insufficient" if not relevances or max(relevances) < self._calibration.low else "low"
         numeric = state.intake is not None and state.intake.intent == "numeric_lookup"
+        # Weaker neighbours of the best passages do not drag the level down.
+        relevant = [r for r in relevant if r >= relevant[0] - LEVEL_MARGIN]
         top = relevant[: 1 if numeric else 3]
         return self._calibration.level(sum(top) / len(top))
 
@@ -186,56 +200,6 @@ class Executor:
             # The round's branch is known only now; merge_rounds replaces the report.
             update["rounds"] = [state.rounds[-1].model_copy(update={"branch": branch})]
         return update
-
-
-SUPPORT_MARGIN = 0.1
-# Dates (2024-01-10, 2024 01 10, 20240110), years, and quarters or halves in a title.
-_DATED = re.compile(
-    r"\b(?:19|20)\d{2}[-_ /.]\d{1,2}[-_ /.]\d{1,2}\b|\b(?:19|20)\d{6}\b|\b(?:19|20)\d{2}\b|\b(?:q[1-4]|h[12]|fy)\b"
-)
-
-
-def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
-    """For "latest"/"recent" questions: dated evidence within `years` of the newest one."""
-    dates = [e.date for e in evidence if e.date is not None]
-    if not dates:
-        return evidence
-    newest = max(dates)
-    oldest = newest.replace(year=newest.year - years, day=min(newest.day, 28))
-    return [e for e in evidence if e.date is None or e.date >= oldest]
-
-
-def newest_versions(evidence: list[Evidence]) -> list[Evidence]:
-    """Evidence from the newest of each document's dated versions (titles equal but for their dates)."""
-    newest: dict[str, dt.date] = {}
-    for item in evidence:
-        if item.date is not None:
-            family = version_family(item.title)
-            newest[family] = max(newest.get(family, item.date), item.date)
-    return [e for e in evidence if e.date is None or e.date >= newest[version_family(e.title)]]
-
-
-def version_family(title: str) -> str:
-    """A title without its dates, years and quarters: what the versions of one document share."""
-    return " ".join(_DATED.sub(" ", title.lower()).split())
-
-
-def _strength(evidence: list[Evidence]) -> float:
-    top = sorted((e.relevance for e in evidence), reverse=True)[:3]
-    return sum(top) / len(top) if top else 0.0
-
-
-def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
-    """The candidates that support an answer: above the floor and near the best one.
-
-    Unrelated neighbours of one strong passage are kept as candidates (shown as "best
-    low-relevance matches") but are not evidence, so they do not drag the evidence level down.
-    """
-    if not candidates:
-        return []
-    best = max(e.relevance for e in candidates)
-    cut = max(floor, best - SUPPORT_MARGIN)
-    return [e for e in candidates if e.relevance >= cut]
 
 
 def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:

@@ -34,6 +34,7 @@ class Name(Contract):
     text: str
     variants: list[str]
     period: bool = False
+    identifier: bool = False  # a product or code id ("K-450", "E04"): letters and digits together
     start: dt.date | None = None  # a period's first and last day
     end: dt.date | None = None
 
@@ -90,7 +91,7 @@ def names_in(question: str) -> list[Name]:
             found.append(Name(text=phrase, variants=[phrase.lower()]))
             run = []
         if product:
-            found.append(Name(text=bare, variants=[lower]))
+            found.append(Name(text=bare, variants=[lower], identifier=True))
     unique: dict[str, Name] = {}
     for name in found:
         unique.setdefault(name.text.lower(), name)
