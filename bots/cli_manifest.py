@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -38,3 +39,21 @@ def manifest_teams(
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from None
     err.print(f"Teams app package written to {path}")
+
+
+@manifest_app.command("slack")
+def manifest_slack(
+    url: Annotated[
+        str | None,
+        typer.Option(help="The public `/slack/events` URL, set for both events and interactivity."),
+    ] = None,
+    socket_mode: Annotated[
+        bool, typer.Option("--socket-mode", help="Socket Mode (SLACK_APP_TOKEN) instead of a public URL.")
+    ] = False,
+) -> None:
+    """Print the Slack app manifest (YAML) for "Create an app from a manifest"."""
+    from bots.slack.manifest import slack_manifest
+
+    if url and socket_mode:
+        raise typer.BadParameter("--url and --socket-mode exclude each other")
+    sys.stdout.write(slack_manifest(url, socket_mode=socket_mode))

@@ -13,10 +13,11 @@ import structlog
 
 from bots import replies
 from bots.admission import Place, QueueFullError, TurnQueue, UserRateLimit
+from bots.exports import ALL_ROWS
 from bots.metrics import NONE, ServiceMetrics
-from core.contracts import Turn
+from core.contracts import TableResult, Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology, refusal
-from core.ports import ConversationStore, ProgressCallback
+from core.ports import ConversationStore, ProgressCallback, ResultSetStore
 from core.records import ConversationKey, FeedbackValue
 
 log = logging.getLogger(__name__)
@@ -43,9 +44,11 @@ class EdgeService:
         queue_size: int = 32,
         rate_limit_per_minute: int = 0,
         metrics: ServiceMetrics | None = None,
+        result_sets: ResultSetStore | None = None,
     ) -> None:
         self._service = service
         self._conversations = conversations
+        self._result_sets = result_sets
         self._queue = TurnQueue(workers=max_concurrent, capacity=queue_size)
         self._rate_limit = UserRateLimit(per_minute=rate_limit_per_minute)
         self._per_minute = rate_limit_per_minute
@@ -83,6 +86,12 @@ class EdgeService:
     async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
         """The turn whose posted reply has this platform id (Teams feedback names only the message)."""
         return await self._service.turn_for_reply(platform, reply_id)
+
+    async def result_table(self, result_set_id: str) -> TableResult | None:
+        """Every row of a stored result set (a CSV export button); None when it is gone."""
+        if self._result_sets is None:
+            return None
+        return await self._result_sets.page(result_set_id, 0, ALL_ROWS)
 
     async def answer_and_post(
         self, turn: Turn, post: Poster, progress: ProgressCallback | None, notify: Notifier | None = None

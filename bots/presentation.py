@@ -6,6 +6,9 @@ pieces they have in common (how a source is described, how a table is aligned) l
 
 from __future__ import annotations
 
+import csv
+import io
+
 from core.contracts import Citation, OrchestrationResult, TableResult
 from core.orchestrator.commands import PAGE_ROWS
 
@@ -70,3 +73,24 @@ def table_text(table: TableResult, limit: int = 20) -> str:
     if table.total > min(limit, len(table.rows)):
         lines.append(f"({table.total - min(limit, len(table.rows))} more rows)")
     return "\n".join(lines)
+
+
+_UNCERTAINTY_DETAIL = ("Searched:", "Rounds:", "Best matches", "- ")
+
+
+def uncertainty_parts(result: OrchestrationResult) -> tuple[str, list[str]]:
+    """An uncertainty reply split into its message and its details (what was searched, best matches)."""
+    message: list[str] = []
+    details: list[str] = []
+    for line in result.answer.splitlines():
+        (details if line.startswith(_UNCERTAINTY_DETAIL) else message).append(line)
+    return "\n".join(message), details
+
+
+def table_csv(table: TableResult) -> str:
+    """A table as CSV text, header first."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(table.columns)
+    writer.writerows(table.rows)
+    return buffer.getvalue()

@@ -106,14 +106,15 @@ def create_web_app(state: ServerState) -> web.Application:
 def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
     """The Slack edge (when its credentials are set) and the Teams edge."""
     slack = None
-    if settings.slack_bot_token and settings.slack_signing_secret:
+    if settings.slack_bot_token and (settings.slack_signing_secret or settings.slack_app_token):
         from bots.slack.app import SlackEdge
 
         slack = SlackEdge(
             edge=edge,
             bot_token=settings.slack_bot_token.get_secret_value(),
-            signing_secret=settings.slack_signing_secret.get_secret_value(),
+            signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None,
             api_url=settings.slack_api_url,
+            stream=settings.llm_provider != "none",
         )
     from bots.teams.bot import TeamsEdge
 
@@ -175,8 +176,11 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
         queue_size=settings.turn_queue_size,
         rate_limit_per_minute=settings.rate_limit_per_minute,
         metrics=state.metrics,
+        result_sets=components.storage.result_sets,
     )
     state.slack, state.teams = build_edges(settings, edge)
+    if state.slack is not None and settings.slack_app_token:
+        await state.slack.connect_socket_mode(settings.slack_app_token.get_secret_value())
     embedder = components.embedder
     state.readiness = Readiness(
         checks={
@@ -195,5 +199,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     finally:
         state.ready, state.stopping, state.detail = False, True, "shutting down"
         await edge.drain(DRAIN_SECONDS)
+        if state.slack is not None:
+            await state.slack.close()
         await runner.cleanup()
         await components.close()

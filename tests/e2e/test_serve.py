@@ -159,7 +159,8 @@ async def test_slack_mention_is_acked_fast_and_answered_in_its_thread_once(serve
     posts = await served.slack.wait_for("chat.postMessage")
     reply = posts[-1].body
     assert reply["channel"] == CHANNEL and reply["thread_ts"] == ts
-    assert "20 weeks" in reply["text"] and "[1]" in reply["text"] and "Sources" in reply["text"]
+    assert "20 weeks" in reply["text"] and "[1]" in reply["text"]
+    assert "*Sources*" in [e.get("text") for b in reply["blocks"] if b["type"] == "context" for e in b["elements"]]
     # Progress shown while working: a reaction added and removed on the asker's message.
     assert [c.body["timestamp"] for c in served.slack.named("reactions.add")][-1] == ts
     await served.slack.wait_for("reactions.remove")
