@@ -164,7 +164,8 @@ class AnswerWriter:
                 missing = judgement.missing
         confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         notes = _notes(confidence, missing, state, cited)
-        unsupported = self._gate(support_original, missing, state, cited_text, cited)
+        # The revised query (a resolved pronoun, a reformulation) is the question as understood too.
+        unsupported = self._gate(max(support_original, support_revised), missing, state, cited_text, cited)
         return update | {
             "reflection": Reflection(
                 confidence=confidence,

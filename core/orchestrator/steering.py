@@ -21,6 +21,7 @@ from core.text import STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
 
 NAME_SEARCH_HITS = 50
+STEERING_SHARE = 0.5
 _DAYS = {d.lower() for d in calendar.day_name}
 
 
@@ -102,7 +103,12 @@ async def steer(question: str, backend: SearchBackend, filters: SearchFilters, v
     for name in names:
         hits = await backend.search_text(" ".join([name.text, *name.variants]), filters, NAME_SEARCH_HITS, vector)
         titled = {hit.segment.doc_id for hit in hits if mentions(hit.segment.title, name.variants)}
-        if titled:
+        named = {
+            hit.segment.doc_id for hit in hits if mentions(f"{hit.segment.title} {hit.segment.text}", name.variants)
+        }
+        # A name steers when the documents that use it are mostly the ones titled with it (a company's
+        # reports); one most documents use in their text ("FOMC" in the minutes) is a topic, not an entity.
+        if titled and len(titled) >= STEERING_SHARE * len(named):
             per_name[name.text] = titled
     if not per_name:
         return Steering(names=names)
