@@ -41,7 +41,7 @@ def _read(folder: Path) -> tuple[list[str], list[str]]:
 
 
 async def measure(encoder: str, queries: list[str], passages: list[str], models_dir: Path) -> dict[str, object]:
-    settings = Settings(data_dir=models_dir.parent, encoder=encoder)  # type: ignore[arg-type]
+    settings = Settings(data_dir=models_dir.parent, encoder=encoder)
     executor = CpuExecutor(max_workers=settings.cpu_workers)
     try:
         started = time.perf_counter()
