@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     elasticsearch_url: str | None = None
     elasticsearch_rrf_retriever: bool = False
     embedding_model: str = "all-MiniLM-L6-v2"
-    encoder: Literal["onnx", "onnx-int8", "torch"] = "onnx"
+    encoder: Literal["onnx", "onnx-int8", "torch"] = "onnx-int8"
     reranker_model: str | None = None
     llm_provider: Literal["none", "openai", "ollama"] = "none"
     llm_base_url: str | None = None

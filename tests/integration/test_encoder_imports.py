@@ -43,12 +43,14 @@ def _ask(data_dir: Path, encoder: str) -> list[str]:
     return heavy[-1].split()[1:]
 
 
+@pytest.mark.parametrize("encoder", ["onnx", "onnx-int8"])
 def test_ask_with_the_onnx_encoder_never_imports_pytorch(
-    tmp_path: Path, onnx_models_dir: Path, onnx_embedder: Any
+    tmp_path: Path, onnx_models_dir: Path, onnx_int8_embedder: Any, encoder: str
 ) -> None:
-    # onnx_embedder has made the export in onnx_models_dir; a data directory without one exports first.
+    # The session's embedders made both exports in onnx_models_dir; a data directory without one
+    # exports first (the one time PyTorch is imported).
     (tmp_path / "models").symlink_to(onnx_models_dir, target_is_directory=True)
-    assert _ask(tmp_path, "onnx") == []
+    assert _ask(tmp_path, encoder) == []
 
 
 def test_ask_with_the_torch_encoder_does_import_it(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ import pytest
 from bots.settings import SettingsError, load_settings
 
 
-def test_the_encoder_defaults_to_onnx(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_encoder_defaults_to_onnx_int8(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("THREADWISE_ENCODER", raising=False)
-    assert load_settings().encoder == "onnx"
+    assert load_settings().encoder == "onnx-int8"
 
 
 @pytest.mark.parametrize("value", ["onnx", "onnx-int8", "torch"])
