@@ -187,6 +187,7 @@ def export_model(source: Path, folder: Path) -> ExportManifest:
             inputs=inputs,
         )
         (staging / MANIFEST_FILE).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+        staging.chmod(0o755)  # mkdtemp makes it private; the server may run as another user
         shutil.rmtree(folder, ignore_errors=True)
         with contextlib.suppress(OSError):  # another process put a fresh export there first
             staging.rename(folder)
