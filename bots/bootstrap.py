@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adapters.annotations.extract import Annotator
 from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
-from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
+from adapters.embedders.base import LocalEmbedder
 from adapters.llm.factory import LlmConfigError, build_chat_models
 from adapters.loaders.docx import DocxLoader
 from adapters.loaders.html import HtmlLoader
@@ -64,7 +64,7 @@ class App:
     clock: Clock
     executor: CpuExecutor
     storage: Storage
-    embedder: SentenceTransformerEmbedder
+    embedder: LocalEmbedder
     backend: SearchBackend
     calibration: Calibration
     service: TurnService
@@ -122,9 +122,7 @@ def load_calibration(settings: Settings) -> Calibration:
     return Calibration(model=settings.embedding_model)
 
 
-async def build_search_backend(
-    settings: Settings, executor: CpuExecutor, embedder: SentenceTransformerEmbedder
-) -> SearchBackend:
+async def build_search_backend(settings: Settings, executor: CpuExecutor, embedder: LocalEmbedder) -> SearchBackend:
     """The configured search backend: embedded by default, Elasticsearch by setting."""
     if settings.search_backend == "elasticsearch":
         from elasticsearch import AsyncElasticsearch
@@ -145,6 +143,25 @@ async def build_search_backend(
         executor=executor,
         model_name=settings.embedding_model,
         dimension=embedder.dimension,
+    )
+
+
+def build_embedder(settings: Settings, executor: CpuExecutor) -> LocalEmbedder:
+    """The configured encoder of the embedding model: ONNX Runtime by default, PyTorch by setting.
+
+    Each is imported only when chosen, so the ONNX path never imports PyTorch once its export exists.
+    """
+    if settings.encoder == "torch":
+        from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
+
+        return SentenceTransformerEmbedder(model=settings.embedding_model, executor=executor)
+    from adapters.embedders.onnx_runtime import OnnxEmbedder
+
+    return OnnxEmbedder(
+        model=settings.embedding_model,
+        executor=executor,
+        models_dir=settings.models_dir,
+        quantized=settings.encoder == "onnx-int8",
     )
 
 
@@ -181,7 +198,7 @@ def build_turn_service(
     graph: AnswerGraph,
     *,
     exporter: CsvExporter,
-    embedder: SentenceTransformerEmbedder,
+    embedder: LocalEmbedder,
     llm: LlmGateway,
     clock: Clock,
 ) -> TurnService:
@@ -210,7 +227,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     executor = CpuExecutor(max_workers=settings.cpu_workers)
     storage = await build_storage(settings)
-    embedder = SentenceTransformerEmbedder(model=settings.embedding_model, executor=executor)
+    embedder = build_embedder(settings, executor)
     await embedder.load()
     backend = await build_search_backend(settings, executor, embedder)
     calibration = load_calibration(settings)

@@ -186,7 +186,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
         checks={
             "database": database_check(components.storage.database),
             "search_backend": search_backend_check(components.backend.health),
-            "model": model_check(embedder.model_name, lambda: embedder.model),
+            "model": model_check(embedder.model_name, lambda: embedder.count_tokens(["ready"])),
         },
         timeout_s=READINESS_TIMEOUT_S,
     )

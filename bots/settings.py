@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     elasticsearch_url: str | None = None
     elasticsearch_rrf_retriever: bool = False
     embedding_model: str = "all-MiniLM-L6-v2"
+    encoder: Literal["onnx", "onnx-int8", "torch"] = "onnx-int8"
     reranker_model: str | None = None
     llm_provider: Literal["none", "openai", "ollama"] = "none"
     llm_base_url: str | None = None
@@ -85,6 +86,11 @@ class Settings(BaseSettings):
     def search_index_path(self) -> Path:
         """Where the embedded backend keeps its index."""
         return self.data_dir / "search.sqlite3"
+
+    @property
+    def models_dir(self) -> Path:
+        """Where the ONNX export of the embedding model is cached (made once, on first use)."""
+        return self.data_dir / "models"
 
     @property
     def calibration_path(self) -> Path:

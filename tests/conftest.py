@@ -70,6 +70,32 @@ async def real_embedder(executor: CpuExecutor):  # type: ignore[no-untyped-def]
     return embedder
 
 
+@pytest.fixture(scope="session")
+def onnx_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A models directory shared by the session's ONNX embedders, so the export is made once."""
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="session")
+async def onnx_embedder(executor: CpuExecutor, onnx_models_dir: Path):  # type: ignore[no-untyped-def]
+    """The default model through ONNX Runtime (fp32), exported from the shipped weights once per session."""
+    from adapters.embedders.onnx_runtime import OnnxEmbedder
+
+    embedder = OnnxEmbedder(model="all-MiniLM-L6-v2", executor=executor, models_dir=onnx_models_dir, quantized=False)
+    await embedder.load()
+    return embedder
+
+
+@pytest.fixture(scope="session")
+async def onnx_int8_embedder(executor: CpuExecutor, onnx_models_dir: Path, onnx_embedder):  # type: ignore[no-untyped-def]
+    """The int8 (dynamically quantised) export of the same model."""
+    from adapters.embedders.onnx_runtime import OnnxEmbedder
+
+    embedder = OnnxEmbedder(model="all-MiniLM-L6-v2", executor=executor, models_dir=onnx_models_dir, quantized=True)
+    await embedder.load()
+    return embedder
+
+
 @contextlib.asynccontextmanager
 async def migrated_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
     """A freshly migrated database: a SQLite file, or a private schema on the test PostgreSQL."""

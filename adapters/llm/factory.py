@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Literal
 
 import httpx
-from langchain_ollama import ChatOllama
-from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from core.llm.gateway import ChatModels, ChatRunnable
 
+# The provider clients (langchain_openai, langchain_ollama) are imported where they are built:
+# with no LLM configured, a command does not pay the second it takes to import them.
 Provider = Literal["none", "openai", "ollama"]
 OLLAMA_URL = "http://127.0.0.1:11434"
 # Errors worth another attempt against Ollama; the OpenAI client retries its own (429, 5xx, connection).
@@ -45,6 +45,8 @@ def build_chat_models(
         # Local servers (Ollama, vLLM, llama.cpp) accept any key; the client insists on one.
         key = api_key or SecretStr("not-needed")
 
+        from langchain_openai import ChatOpenAI
+
         def openai_at(t: float) -> ChatRunnable:
             return ChatOpenAI(
                 model=model,
@@ -56,6 +58,8 @@ def build_chat_models(
             )
 
         return ChatModels(answer=openai_at(temperature), strict=openai_at(0.0), name=f"openai:{model}")
+
+    from langchain_ollama import ChatOllama
 
     def ollama_at(t: float) -> ChatRunnable:
         chat = ChatOllama(

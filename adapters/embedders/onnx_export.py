@@ -1,0 +1,220 @@
+"""A one-off export of a local sentence-transformers model to ONNX (and int8), cached beside the data.
+
+Only `export_model` and `quantize_model` need PyTorch / the ONNX tools, and they import them
+themselves: reading an existing export (`find_export`) imports neither, so the serving path
+never pays for PyTorch once the export exists.
+
+Why not sentence-transformers' own `backend="onnx"`: it needs `optimum-onnx`, whose releases pin
+transformers < 4.58 while sentence-transformers 6 needs transformers 5, so the two cannot be
+installed together. `torch.onnx.export` of the same weights gives identical embeddings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from adapters.embedders.base import ModelNotAvailableError
+
+log = logging.getLogger(__name__)
+
+EXPORT_FORMAT = 1
+"""Bumped whenever the exported files change, so every cached export is redone."""
+
+FP32_FILE = "model.onnx"
+INT8_FILE = "model_int8.onnx"
+TOKENIZER_FILE = "tokenizer.json"
+MANIFEST_FILE = "export.json"
+_SOURCE_FILES = (
+    "config.json",
+    "model.safetensors",
+    "pytorch_model.bin",
+    "tokenizer.json",
+    "modules.json",
+    "sentence_bert_config.json",
+)
+
+
+class UnsupportedModelError(ModelNotAvailableError):
+    """The model does something the ONNX encoder does not reproduce (not mean pooling, extra layers)."""
+
+
+class ExportManifest(BaseModel):
+    """What an export was made from and how to feed it."""
+
+    format: int
+    fingerprint: str
+    source: str
+    max_seq_length: int
+    dimension: int
+    do_lower_case: bool
+    inputs: list[str]
+
+
+def export_folder(models_dir: Path, model_name: str) -> Path:
+    """Where the export of `model_name` lives under the models directory."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model_name.strip("/")).strip("_") or "model"
+    return models_dir / slug
+
+
+def fingerprint(source: Path) -> str:
+    """A cheap identity of the source weights and configuration (names, sizes, modification times)."""
+    digest = hashlib.sha256(f"format {EXPORT_FORMAT}\n{source.resolve()}\n".encode())
+    for name in _SOURCE_FILES:
+        path = source / name
+        if path.exists():
+            stat = path.stat()
+            digest.update(f"{name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def find_export(folder: Path, source: Path) -> ExportManifest | None:
+    """The manifest of a complete, current export in `folder`, or None."""
+    try:
+        manifest = ExportManifest.model_validate_json((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if manifest.format != EXPORT_FORMAT or manifest.fingerprint != fingerprint(source):
+        return None
+    if not (folder / FP32_FILE).exists() or not (folder / TOKENIZER_FILE).exists():
+        return None
+    return manifest
+
+
+def _read_json(path: Path) -> dict[str, object]:
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+def _check_layout(source: Path) -> dict[str, object]:
+    """The sentence-transformers settings of `source`; raises when the ONNX encoder cannot reproduce it."""
+    modules_path = source / "modules.json"
+    modules = json.loads(modules_path.read_text(encoding="utf-8")) if modules_path.exists() else []
+    kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
+    unsupported = [k for k in kinds if k not in {"Transformer", "Pooling", "Normalize"}]
+    if unsupported or (modules and kinds[:1] != ["Transformer"]):
+        raise UnsupportedModelError(
+            f"the ONNX encoder cannot reproduce modules {unsupported or kinds} of {source}; "
+            "set THREADWISE_ENCODER=torch"
+        )
+    for module in modules:
+        if str(module.get("type", "")).endswith("Pooling"):
+            pooling = _read_json(source / str(module.get("path", "")) / "config.json")
+            modes = [k for k, v in pooling.items() if k.startswith("pooling_mode_") and v]
+            if modes != ["pooling_mode_mean_tokens"]:
+                raise UnsupportedModelError(
+                    f"the ONNX encoder does mean pooling only, {source} uses {modes}; set THREADWISE_ENCODER=torch"
+                )
+    if not (source / TOKENIZER_FILE).exists():
+        raise UnsupportedModelError(
+            f"{source} has no {TOKENIZER_FILE} (a fast tokenizer); set THREADWISE_ENCODER=torch"
+        )
+    return _read_json(source / "sentence_bert_config.json")
+
+
+def export_model(source: Path, folder: Path) -> ExportManifest:
+    """Export `source` to fp32 ONNX in `folder` (replacing a stale export); needs PyTorch, takes seconds."""
+    settings = _check_layout(source)
+    log.warning("exporting the embedding model to ONNX once (about 10 s), into %s", folder)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import torch
+    from transformers import AutoConfig, AutoModel
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+    transformers_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
+    try:
+        config = AutoConfig.from_pretrained(source, local_files_only=True)
+        # Eager attention keeps the padding mask an ordinary tensor in the traced graph.
+        model = AutoModel.from_pretrained(source, local_files_only=True, attn_implementation="eager").eval()
+    except OSError as exc:
+        raise ModelNotAvailableError(f"embedding model {source} is not available offline: {exc}") from exc
+    inputs = ["input_ids", "attention_mask"]
+    if "token_type_ids" in inspect.signature(model.forward).parameters:
+        inputs.append("token_type_ids")
+
+    class TokenEmbeddings(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+
+        def forward(self, *tensors: torch.Tensor) -> torch.Tensor:
+            return self.model(**dict(zip(inputs, tensors, strict=True))).last_hidden_state  # type: ignore[no-any-return]
+
+    # One padded row in the example, so the traced graph keeps the attention mask.
+    ids = torch.ones((2, 8), dtype=torch.long)
+    mask = torch.ones_like(ids)
+    mask[1, 5:] = 0
+    example = {"input_ids": ids, "attention_mask": mask, "token_type_ids": torch.zeros_like(ids)}
+    axes = {name: {0: "batch", 1: "sequence"} for name in [*inputs, "token_embeddings"]}
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        with torch.inference_mode(), warnings.catch_warnings():
+            # The tracer's notes on Python-level branches; the graph is checked against PyTorch by the contract suite.
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                TokenEmbeddings(),
+                tuple(example[name] for name in inputs),
+                str(staging / FP32_FILE),
+                input_names=inputs,
+                output_names=["token_embeddings"],
+                dynamic_axes=axes,
+                opset_version=17,
+                dynamo=False,
+            )
+        shutil.copyfile(source / TOKENIZER_FILE, staging / TOKENIZER_FILE)
+        manifest = ExportManifest(
+            format=EXPORT_FORMAT,
+            fingerprint=fingerprint(source),
+            source=str(source),
+            max_seq_length=int(str(settings.get("max_seq_length") or config.max_position_embeddings)),
+            dimension=int(config.hidden_size),
+            do_lower_case=bool(settings.get("do_lower_case", False)),
+            inputs=inputs,
+        )
+        (staging / MANIFEST_FILE).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+        staging.chmod(0o755)  # mkdtemp makes it private; the server may run as another user
+        shutil.rmtree(folder, ignore_errors=True)
+        with contextlib.suppress(OSError):  # another process put a fresh export there first
+            staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return manifest
+
+
+def quantize_model(folder: Path) -> Path:
+    """Write the int8 (dynamic, per-channel) copy of the fp32 export in `folder`; returns its path."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    log.warning("quantising the ONNX embedding model to int8 once, in %s", folder)
+    target = folder / INT8_FILE
+    staging = folder / f".{INT8_FILE}.{os.getpid()}"
+    try:
+        # Unsigned symmetric per-channel weights on the MatMuls only: signed 8-bit weights
+        # saturate on AVX2 CPUs without VNNI and lose far more accuracy.
+        quantize_dynamic(
+            folder / FP32_FILE,
+            staging,
+            weight_type=QuantType.QUInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul"],
+            extra_options={"WeightSymmetric": True},
+        )
+        os.replace(staging, target)
+    finally:
+        staging.unlink(missing_ok=True)
+    return target
