@@ -10,7 +10,7 @@ from typing import Any
 from core.contracts import Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology
 from core.ports import ConversationStore, ProgressCallback
-from core.records import ConversationKey, FeedbackValue
+from core.records import ConversationKey, FeedbackValue, ReplyTarget
 
 log = logging.getLogger(__name__)
 Poster = Callable[[TurnAnswer], Awaitable[str | None]]
@@ -32,6 +32,7 @@ class EdgeService:
         self._conversations = conversations
         self._slots = asyncio.Semaphore(max_concurrent)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._in_flight: set[str] = set()
 
     async def knows_thread(self, key: ConversationKey) -> bool:
         """True when the bot already has a conversation in this thread."""
@@ -52,13 +53,35 @@ class EdgeService:
         """A 👍/👎 click from any platform; False when the turn is unknown."""
         return await self._service.feedback(turn_id, user, value)
 
+    def in_flight(self, message_key: str) -> bool:
+        """True while this process is answering `message_key` (the sweep leaves it alone)."""
+        return message_key in self._in_flight
+
     async def answer_and_post(
-        self, turn: Turn, post: Poster, progress: ProgressCallback | None, notify: Notifier | None = None
+        self,
+        turn: Turn,
+        post: Poster,
+        progress: ProgressCallback | None,
+        notify: Notifier | None = None,
+        target: ReplyTarget | None = None,
     ) -> None:
-        """Answer `turn` and hand the result to `post`; a failure still posts an apology."""
+        """Answer `turn` and hand the result to `post`; a failure still posts an apology.
+
+        `target` says where the reply goes; it is kept with the claim so the sweep can answer
+        the turn if this process dies before posting.
+        """
+        self._in_flight.add(turn.message_key)
+        try:
+            await self._answer_and_post(turn, post, progress, target)
+        finally:
+            self._in_flight.discard(turn.message_key)
+
+    async def _answer_and_post(
+        self, turn: Turn, post: Poster, progress: ProgressCallback | None, target: ReplyTarget | None
+    ) -> None:
         async with self._slots:
             try:
-                answer = await self._service.answer(turn, progress=progress)
+                answer = await self._service.answer(turn, progress=progress, target=target)
             except Exception as exc:  # storage or anything outside the graph failed
                 log.exception("turn %s failed before answering", turn.message_key)
                 answer = TurnAnswer(result=apology(turn, f"{type(exc).__name__}: {exc}"), turn_id="", duplicate=False)

@@ -87,6 +87,7 @@ def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
 async def run_server(settings: Settings, host: str, port: int) -> None:
     """Listen at once, load the model, then serve until SIGINT/SIGTERM; drain in-flight answers."""
     from bots.bootstrap import build_app, build_llm
+    from bots.maintenance import start_maintenance
 
     build_llm(settings)  # a wrong LLM setting stops start-up before the port opens
     state = ServerState()
@@ -101,6 +102,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     components = await build_app(settings)
     edge = EdgeService(service=components.service, conversations=components.storage.conversations)
     state.slack, state.teams = build_edges(settings, edge)
+    start_maintenance(settings=settings, app=components, edge=edge, edges=(state.slack, state.teams), stop=stop)
     health = await components.backend.health()
     state.checks = {
         "database": "ok",

@@ -83,13 +83,15 @@ class ReplyTarget(Contract):
     """Where a turn's reply goes, stored with its claim so a sweep can post it after a crash.
 
     Platform-neutral: `channel` is the Slack channel id or the Teams conversation id, `thread`
-    the Slack thread root (None in a DM) or the Teams activity replied to; `reference` is what a
+    the Slack thread root (None in a DM) or the Teams activity replied to; `direct` marks a one-to-one
+    chat (the turn was `is_direct`); `reference` is what a
     platform needs beyond that (the serialized Teams conversation reference for proactive replies).
     """
 
     platform: Platform
     channel: str
     thread: str | None = None
+    direct: bool = False
     reference: dict[str, Any] = Field(default_factory=dict)
 
 

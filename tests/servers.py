@@ -100,6 +100,8 @@ class SlackApiServer(_Recorder):
         if method == "chat.postMessage":
             ts = f"{int(time.time())}.{next(self._ts):06d}"
             return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts, "message": {"ts": ts}})
+        if method == "chat.update":
+            return web.json_response({"ok": True, "channel": body.get("channel"), "ts": body.get("ts")})
         if method in ("reactions.add", "reactions.remove"):
             return web.json_response({"ok": True})
         return web.json_response({"ok": False, "error": "unknown_method"})
@@ -138,6 +140,7 @@ class BotConnectorServer(_Recorder):
         app = web.Application()
         app.router.add_post("/v3/conversations/{conversation}/activities", self._handle)
         app.router.add_post("/v3/conversations/{conversation}/activities/{reply_to}", self._handle)
+        app.router.add_put("/v3/conversations/{conversation}/activities/{reply_to}", self._update)
         await self._start(app)
         return self
 
@@ -148,6 +151,13 @@ class BotConnectorServer(_Recorder):
             Call(method=str(body.get("type")), body=body, path=conversation, headers=dict(request.headers))
         )
         return web.json_response({"id": f"reply-{len(self.calls)}"})
+
+    async def _update(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.calls.append(
+            Call(method="update", body=body, path=request.match_info["reply_to"], headers=dict(request.headers))
+        )
+        return web.json_response({"id": request.match_info["reply_to"]})
 
 
 def teams_activity(

@@ -21,6 +21,7 @@ from bots.slack.convert import (
     target_of,
     thread_of,
 )
+from bots.slack.repost import slack_reply_target
 from core.orchestrator.service import TurnAnswer
 from core.records import ConversationKey
 
@@ -91,7 +92,7 @@ class SlackEdge:
                 await progress.done()
             return str(reply.get("ts")) if reply.get("ts") else None
 
-        self._edge.spawn(self._edge.answer_and_post(turn, post, progress))
+        self._edge.spawn(self._edge.answer_and_post(turn, post, progress, target=slack_reply_target(event)))
 
 
 class _Progress:

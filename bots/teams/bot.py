@@ -13,6 +13,7 @@ from botbuilder.schema import Activity, ActivityTypes, ConversationReference
 
 from bots.edge import EdgeService
 from bots.teams.convert import activity_to_turn, result_to_text
+from bots.teams.repost import teams_reply_target
 from core.orchestrator.service import TurnAnswer
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,8 @@ class TeamsEdge:
             text = result_to_text(answer.result)
             return await self._send(reference, text)
 
-        self._edge.spawn(self._edge.answer_and_post(turn, post, None))
+        target = teams_reply_target(context.activity)
+        self._edge.spawn(self._edge.answer_and_post(turn, post, None, target=target))
 
     async def _send(self, reference: ConversationReference, text: str) -> str | None:
         """Post to the conversation id exactly as received, so replies stay in the reply chain."""
