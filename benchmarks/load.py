@@ -135,14 +135,14 @@ async def _wait_ready(url: str, process: asyncio.subprocess.Process) -> None:
 
 
 def _answers(slack: SlackApiServer, connector: BotConnectorServer) -> tuple[Counter[str], Counter[str]]:
-    """Answer posts per Slack thread and per Teams activity replied to (notices left out)."""
+    """Answer posts per Slack thread and per Teams conversation (notices left out)."""
     slack_posts = Counter(
         str(c.body.get("thread_ts"))
         for c in slack.named("chat.postMessage")
         if not any(w in str(c.body.get("text", "")).lower()[:80] for w in NOTICE_WORDS)
     )
     teams_posts = Counter(
-        str(c.body.get("replyToId") or c.path)
+        c.path  # one conversation per activity: the proactive reply's replyToId is not the activity
         for c in connector.calls
         if c.method == "message" and not any(w in str(c.body.get("text", "")).lower()[:80] for w in NOTICE_WORDS)
     )

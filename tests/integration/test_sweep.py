@@ -66,9 +66,9 @@ def _slack_turn(ts: str, thread_ts: str | None = None) -> tuple[Turn, ReplyTarge
     return turn, slack_reply_target(event)
 
 
-def _teams_turn(service_url: str) -> tuple[Turn, ReplyTarget]:
+def _teams_turn(service_url: str, activity_id: str = "act-1") -> tuple[Turn, ReplyTarget]:
     raw = teams_activity(
-        activity_id="act-1",
+        activity_id=activity_id,
         text="What is the hotel limit?",
         service_url=service_url,
         conversation_id="a:personal-chat",
@@ -81,7 +81,7 @@ def _teams_turn(service_url: str) -> tuple[Turn, ReplyTarget]:
         channel_key="teams:tenant-1:dm:aad-ada",
         thread="a:personal-chat",
         user="aad-ada",
-        message_key="teams:act-1",
+        message_key=f"teams:{activity_id}",
         text="What is the hotel limit?",
         is_direct=True,
         received_at=T0,
@@ -150,6 +150,9 @@ async def test_replicas_sweeping_at_once_answer_each_dead_turn_exactly_once(
     placeholder = await _claim_and_die(parts, placeheld, placeheld_target, T0)
     await parts["ledger"].record_reply(placeholder, "1700000000.000999")  # type: ignore[attr-defined]
     await _claim_and_die(parts, teams, teams_target, T0)
+    teams_held, teams_held_target = _teams_turn(connector.url, "act-2")
+    teams_placeholder = await _claim_and_die(parts, teams_held, teams_held_target, T0)
+    await parts["ledger"].record_reply(teams_placeholder, "reply-informative-1")  # type: ignore[attr-defined]
     await _claim_and_die(parts, cli, None, T0)
     await _claim_and_die(parts, alive, alive_target, T0 + dt.timedelta(seconds=LEASE - 10))
 
@@ -163,16 +166,19 @@ async def test_replicas_sweeping_at_once_answer_each_dead_turn_exactly_once(
     (update,) = slack.named("chat.update")
     assert update.body["ts"] == "1700000000.000999" and update.body["channel"] == "C1"
     (teams_post,) = [c for c in connector.calls if c.method == "message"]
-    assert teams_post.path == "a:personal-chat"
+    assert teams_post.path == "a:personal-chat"  # the conversation id as received keeps the reply chain
+    (teams_update,) = [c for c in connector.calls if c.method == "update"]
+    assert teams_update.path == "reply-informative-1" and teams_update.body["type"] == "message"
     statuses = await _statuses(database)
     assert statuses[fresh.message_key][0] == statuses[teams.message_key][0] == "answered"
+    assert statuses[teams_held.message_key] == ("answered", "reply-informative-1", 2)
     assert statuses[placeheld.message_key] == ("answered", "1700000000.000999", 2)
     assert statuses[alive.message_key] == ("claimed", None, 1)  # its lease has not lapsed
     assert statuses["cli:1"][0] == "failed"  # nowhere to post it
     async with database.sessions() as session:
         decisions = (await session.execute(select(RouterDecisionRow.turn_id))).scalars().all()
-    assert len(decisions) == len(set(decisions)) == 3
-    assert sum(r.reanswered for r in reports) >= 3
+    assert len(decisions) == len(set(decisions)) == 4
+    assert sum(r.reanswered for r in reports) >= 4
 
     # Sweeping again finds nothing: no second post, ever.
     again = await replicas[0].sweep()
