@@ -108,7 +108,11 @@ def _slack_requests(count: int, rng: random.Random) -> tuple[list[tuple[str, dic
     return deliveries, turns
 
 
-async def _post(session: aiohttp.ClientSession, url: str, body: str, headers: dict[str, str]) -> tuple[int, float]:
+async def _post(
+    session: aiohttp.ClientSession, url: str, body: str, headers: dict[str, str], delay_s: float = 0.0
+) -> tuple[int, float]:
+    if delay_s:
+        await asyncio.sleep(delay_s)  # paced delivery: request i leaves at i / rate
     started = time.perf_counter()
     async with session.post(url, data=body, headers=headers) as response:
         await response.read()
@@ -187,7 +191,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with aiohttp.ClientSession(connector=connection) as session:
             sampling = asyncio.create_task(_sample(server.pid, rss))
             slack_acks, teams_acks = await asyncio.gather(
-                asyncio.gather(*(_post(session, url + "/slack/events", b, h) for b, h in deliveries)),
+                asyncio.gather(
+                    *(
+                        _post(session, url + "/slack/events", b, h, i / args.rate if args.rate else 0.0)
+                        for i, (b, h) in enumerate(deliveries)
+                    )
+                ),
                 asyncio.gather(
                     *(
                         _post(session, url + "/api/messages", json.dumps(a), {"Content-Type": "application/json"})
@@ -216,6 +225,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU, Python {platform.python_version()}",
         "slack_deliveries": len(deliveries),
+        "slack_rate_per_s": args.rate or "all at once",
         "slack_turns": len(slack_turns),
         "teams_activities": len(activities),
         "slack_ack_ms": {"p50": round(_percentile(slack_ms, 0.5), 1), "p99": round(_percentile(slack_ms, 0.99), 1)},
@@ -260,6 +270,7 @@ def main() -> None:
     parser.add_argument("--slack", type=int, default=500, help="signed Slack deliveries in the burst")
     parser.add_argument("--teams", type=int, default=100, help="concurrent Teams activities")
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds to wait for every answer")
+    parser.add_argument("--rate", type=float, default=0.0, help="Slack deliveries per second (0: all at once)")
     parser.add_argument("--data-dir", help="a data directory with the sample corpus already ingested")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 

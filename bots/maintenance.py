@@ -7,9 +7,9 @@ import contextlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bots.edge import EdgeService
+from bots.edge import EdgeService, Poster
 from bots.settings import Settings
 from core.contracts import OrchestrationResult, Turn
 from core.orchestrator.service import TurnAnswer, TurnService
@@ -17,6 +17,9 @@ from core.ports import Clock
 from core.records import ReplyTarget, StaleTurn
 from storage.database import Database
 from storage.retention import purge_expired
+
+if TYPE_CHECKING:
+    from bots.bootstrap import App
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
@@ -39,7 +42,8 @@ class Reposter(Protocol):
 
 @dataclass(frozen=True)
 class SweepReport:
-    """What one sweep did: turns re-answered, left to their live worker, or given up."""
+    """What one sweep did: re-answers started (another replica may have taken a turn first), turns
+    left to their live worker, and turns given up."""
 
     reanswered: int = 0
     skipped: int = 0
@@ -95,7 +99,7 @@ def _turn(stale: StaleTurn) -> Turn:
     )
 
 
-def _poster(reposter: Reposter, target: ReplyTarget) -> Any:
+def _poster(reposter: Reposter, target: ReplyTarget) -> Poster:
     async def post(answer: TurnAnswer) -> str | None:
         assert answer.result is not None
         if answer.reply_id:
@@ -139,9 +143,9 @@ async def run_maintenance(
 
 
 def start_maintenance(
-    *, settings: Settings, app: Any, edge: EdgeService, edges: tuple[Any, Any], stop: asyncio.Event
+    *, settings: Settings, app: App, edge: EdgeService, edges: tuple[Any, Any], stop: asyncio.Event
 ) -> None:
-    """Start the sweep and the purge for `threadwise serve` (`app` is bootstrap's `App`); they end with `stop`."""
+    """Start the sweep and the purge for `threadwise serve`; they end with `stop` (drained with the answers)."""
     reposters: dict[str, Reposter] = {}
     slack, teams = edges
     if slack is not None and settings.slack_bot_token:
