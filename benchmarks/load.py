@@ -70,7 +70,7 @@ def _rss_kib(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
-def _slack_requests(count: int, rng: random.Random) -> tuple[list[tuple[str, dict[str, str]]], set[str]]:
+def _slack_requests(count: int, rng: random.Random, run: int) -> tuple[list[tuple[str, dict[str, str]]], set[str]]:
     """`count` signed deliveries: about 70 % first deliveries, 15 % retries, 15 % message twins."""
     deliveries: list[tuple[str, dict[str, str]]] = []
     turns: set[str] = set()
@@ -93,7 +93,7 @@ def _slack_requests(count: int, rng: random.Random) -> tuple[list[tuple[str, dic
             deliveries.append((body, slack_signature_headers(SECRET, body)))
             continue
         n += 1
-        ts = f"1763900{n:03d}.{n:06d}"
+        ts = f"{run:05d}{n:05d}.{n:06d}"  # new message keys every run: a reused data dir has a ledger
         event = {
             "type": "app_mention",
             "user": f"U{n % 40:04d}",
@@ -173,13 +173,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         await _wait_ready(url, server)
         rss_idle = _rss_kib(server.pid)[0]
-        deliveries, slack_turns = _slack_requests(args.slack, rng)
+        run_id = int(time.time()) % 100_000
+        deliveries, slack_turns = _slack_requests(args.slack, rng, run_id)
         activities = [
             teams_activity(
-                activity_id=f"load-{i}",
+                activity_id=f"load-{run_id}-{i}",
                 text=QUESTIONS[i % len(QUESTIONS)],
                 service_url=connector.url,
-                conversation_id=f"a:load-chat-{i}",
+                conversation_id=f"a:load-{run_id}-{i}",
                 conversation_type="personal",
                 mention=False,
             )
