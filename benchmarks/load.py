@@ -251,8 +251,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 async def _warm_up(url: str, slack: SlackApiServer) -> None:
     """One answered question first, so the burst measures a warm server (first-use imports, `auth.test`)."""
-    event = {"type": "app_mention", "user": "UWARM", "text": f"<@{BOT_USER}> {QUESTIONS[0]}", "ts": "1.000001"}
-    body = slack_event(event | {"channel": "CWARM"}, "EvWarm")
+    ts = f"{time.time():.6f}"
+    event = {"type": "app_mention", "user": "UWARM", "text": f"<@{BOT_USER}> {QUESTIONS[0]}", "ts": ts}
+    body = slack_event(event | {"channel": "CWARM"}, f"EvWarm{ts}")
     async with aiohttp.ClientSession() as session:
         await _post(session, url + "/slack/events", body, slack_signature_headers(SECRET, body))
     await slack.wait_for("chat.postMessage", within=120)
