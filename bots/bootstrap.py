@@ -17,7 +17,7 @@ from adapters.loaders.tabular import DelimitedLoader, JsonLinesLoader
 from adapters.loaders.text import TextLoader
 from adapters.rerankers.cross_encoder import CrossEncoderReranker
 from adapters.search.embedded import EmbeddedSearchBackend
-from bots.exports import CsvExporter
+from bots.exports import CsvExporter, ExportLinks, export_secret
 from bots.settings import Settings, SettingsError
 from core.calibration import Calibration
 from core.clock import FixedClock, SystemClock
@@ -70,6 +70,7 @@ class App:
     service: TurnService
     ingestor: Ingestor
     exporter: CsvExporter
+    export_links: ExportLinks
     llm: LlmGateway
 
     async def close(self) -> None:
@@ -162,6 +163,17 @@ def build_llm(settings: Settings) -> ChatModels | None:
         raise SettingsError(f"invalid setting: {exc}") from None
 
 
+def build_export_links(settings: Settings, clock: Clock) -> ExportLinks:
+    """Signed export links under `THREADWISE_PUBLIC_URL`, keyed by `THREADWISE_EXPORT_SECRET` or a data-dir secret."""
+    configured = settings.export_secret.get_secret_value() if settings.export_secret else None
+    return ExportLinks(
+        secret=export_secret(configured, settings.data_dir),
+        public_url=settings.public_url or "",
+        ttl_s=settings.export_link_ttl_hours * 3600,
+        clock=clock,
+    )
+
+
 def build_turn_service(
     settings: Settings,
     storage: Storage,
@@ -217,8 +229,11 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
         channel_mismatch_probe=settings.channel_mismatch_probe,
         llm=llm,
     )
+    export_links = build_export_links(settings, clock)
     exporter = CsvExporter(
-        result_sets=storage.result_sets, folder=settings.data_dir / "exports", public_url=settings.public_url
+        result_sets=storage.result_sets,
+        folder=settings.data_dir / "exports",
+        links=export_links if settings.public_url else None,
     )
     service = build_turn_service(settings, storage, graph, exporter=exporter, embedder=embedder, llm=llm, clock=clock)
     ingestor = Ingestor(
@@ -242,5 +257,6 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
         service=service,
         ingestor=ingestor,
         exporter=exporter,
+        export_links=export_links,
         llm=llm,
     )

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+import bots.cli_manifest  # registers the manifest commands
 import bots.cli_tools  # noqa: F401 - registers the eval, index, channels and export commands
 from bots.cli_common import app, db_app, err, out
 from bots.cli_common import load_or_exit as _settings
@@ -156,13 +157,12 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 3978,
 ) -> None:
-    """Serve Slack (`/slack/events`), Teams (`/api/messages`) and `/healthz`."""
-    import logging
-
+    """Serve Slack, Teams, `/healthz`, `/readyz`, `/metrics` and `/exports`; logs are JSON lines on stderr."""
+    from bots.logs import configure_logging
     from bots.server import run_server
 
     settings = _settings()
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     _run(lambda: run_server(settings, host, port))
 
 

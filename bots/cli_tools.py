@@ -20,9 +20,17 @@ def eval_behavior(
     file: Annotated[Path, typer.Argument(help="A behaviour set (YAML).", exists=True, dir_okay=False)],
     out: Annotated[Path | None, typer.Option(help="Folder for outputs and per-round reports.")] = None,
     data_dir: Annotated[Path | None, typer.Option(help="Data directory to ingest into (default: a fresh one).")] = None,
+    corpus: Annotated[
+        Path | None,
+        typer.Option(help="Ingest this folder (collection `default`) instead of the set's own corpus.", exists=True),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcomes as JSON.")] = False,
 ) -> None:
-    """Run a behaviour set; exit 1 when any case fails."""
+    """Run a behaviour set; exit 1 when any case fails.
+
+    Every case is also answered by a plain-hybrid baseline (top hits, most similar sentences),
+    graded by the same check, so the agentic path can be compared with it.
+    """
     import yaml
     from pydantic import ValidationError
 
@@ -43,8 +51,9 @@ def eval_behavior(
             "reranker_model": None,
         }
     )
-    runner = BehaviorRunner(spec=spec, base=file.resolve().parent, settings=settings)
-    outcomes = write_report(folder, _run(runner.run))
+    with IngestBar(err) as bar:
+        runner = BehaviorRunner(spec=spec, base=file.resolve().parent, settings=settings, corpus=corpus, progress=bar)
+        outcomes = write_report(folder, _run(runner.run))
     failed = [o for o in outcomes if not o["passed"]]
     if as_json:
         sys.stdout.write(json.dumps(outcomes, indent=2) + "\n")
@@ -53,6 +62,11 @@ def eval_behavior(
         err.print(f"{mark} {outcome['id']}: {outcome['route']} {outcome['branch']} {outcome['kind']}", highlight=False)
         for problem in outcome["problems"]:
             err.print(f"     {problem}", markup=False, highlight=False)
+    baseline = sum(1 for o in outcomes if o["baseline_passed"])
+    worse = [o["id"] for o in outcomes if o["baseline_passed"] and not o["passed"]]
+    err.print(f"plain-hybrid baseline: {baseline} of {len(outcomes)} passed", highlight=False)
+    if worse:
+        err.print(f"the baseline passes where the agentic answer fails: {', '.join(worse)}", highlight=False)
     err.print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed; outputs in {folder}")
     if failed:
         raise typer.Exit(1)

@@ -78,7 +78,7 @@ class Sweeper:
             else:
                 log.warning("re-answering %s (attempt %s)", stale.message_key, stale.attempts + 1)
                 await self._edge.answer_and_post(
-                    _turn(stale), _poster(reposter, stale.target), None, target=stale.target
+                    _turn(stale), _poster(reposter, stale.target), None, target=stale.target, sweep=True
                 )
                 reanswered += 1
         return SweepReport(reanswered=reanswered, skipped=skipped, given_up=given_up)
@@ -159,7 +159,7 @@ def start_maintenance(
     if teams is not None:
         from bots.teams.repost import TeamsReposter
 
-        reposters["teams"] = TeamsReposter(adapter=teams.adapter, app_id=settings.microsoft_app_id or "")
+        reposters["teams"] = TeamsReposter(edge=teams)
     sweeper = Sweeper(service=app.service, edge=edge, reposters=reposters)
     edge.spawn(
         run_maintenance(

@@ -1,39 +1,81 @@
-"""`threadwise serve`: one aiohttp app with `/slack/events`, `/api/messages` and `/healthz`."""
+"""`threadwise serve`: one aiohttp app with the platform endpoints, health, metrics and exports."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+from prometheus_client import CollectorRegistry, GCCollector, PlatformCollector, ProcessCollector
 
 from bots.edge import EdgeService
+from bots.exports import CsvExporter, ExportLinks, InvalidExportTokenError, ResultSetNotFoundError
+from bots.health import Readiness, database_check, model_check, search_backend_check
+from bots.metrics import ServiceMetrics
 from bots.settings import Settings
+from storage.database import Database
 
 log = logging.getLogger(__name__)
 DRAIN_SECONDS = 60.0
+READINESS_TIMEOUT_S = 2.0
 
 
 @dataclass
 class ServerState:
-    """What the routes serve; empty until the model is loaded and the edges are built."""
+    """What the routes serve; the platform edges, readiness and exports are set once the model is loaded."""
 
     ready: bool = False
     detail: str = "starting: loading the embedding model"
+    stopping: bool = False
     slack: Any = None
     teams: Any = None
-    checks: dict[str, Any] = field(default_factory=dict)
+    readiness: Readiness | None = None
+    metrics: ServiceMetrics | None = None
+    exporter: CsvExporter | None = None
+    export_links: ExportLinks | None = None
 
 
 def create_web_app(state: ServerState) -> web.Application:
-    """The aiohttp application; every route answers 503 until `state.ready`."""
+    """The aiohttp application; the platform routes answer 503 until `state.ready`."""
 
     async def healthz(_: web.Request) -> web.Response:
-        body = {"ready": state.ready, "detail": state.detail, **state.checks}
-        return web.json_response(body, status=200 if state.ready else 503)
+        # Liveness: the process serves requests. Whether it can answer is `/readyz`.
+        return web.json_response({"alive": True, "ready": state.ready, "detail": state.detail})
+
+    async def readyz(_: web.Request) -> web.Response:
+        if not state.ready or state.readiness is None:
+            phase = "shutdown" if state.stopping else "startup"
+            return web.json_response({"ready": False, "detail": state.detail, "failing": [phase]}, status=503)
+        report = await state.readiness.report()
+        detail = "ready" if report.ready else "not ready: " + ", ".join(report.failing)
+        body = {**report.model_dump(mode="json"), "detail": detail}
+        return web.json_response(body, status=200 if report.ready else 503)
+
+    async def metrics(_: web.Request) -> web.Response:
+        if state.metrics is None:
+            return web.json_response({"error": "metrics are not enabled"}, status=404)
+        body, content_type = state.metrics.exposition()
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
+    async def export_csv(request: web.Request) -> web.Response:
+        if state.exporter is None or state.export_links is None:
+            return web.json_response({"error": state.detail}, status=503)
+        try:
+            result_set_id = state.export_links.result_set_of(request.match_info["token"])
+        except InvalidExportTokenError:
+            return web.json_response({"error": "this export link is invalid or has expired"}, status=403)
+        try:
+            text, _ = await state.exporter.csv_text(result_set_id)
+        except ResultSetNotFoundError:
+            return web.json_response({"error": "this export is no longer kept"}, status=404)
+        headers = {
+            "Content-Disposition": f'attachment; filename="threadwise-{result_set_id}.csv"',
+            "Cache-Control": "private, no-store",  # the link is a bearer token to the rows: keep them out of caches
+        }
+        return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def slack_events(request: web.Request) -> web.StreamResponse:
         if not state.ready:
@@ -53,6 +95,9 @@ def create_web_app(state: ServerState) -> web.Application:
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/exports/{token}.csv", export_csv)
     app.router.add_post("/slack/events", slack_events)
     app.router.add_post("/api/messages", teams_messages)
     return app
@@ -61,14 +106,15 @@ def create_web_app(state: ServerState) -> web.Application:
 def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
     """The Slack edge (when its credentials are set) and the Teams edge."""
     slack = None
-    if settings.slack_bot_token and settings.slack_signing_secret:
+    if settings.slack_bot_token and (settings.slack_signing_secret or settings.slack_app_token):
         from bots.slack.app import SlackEdge
 
         slack = SlackEdge(
             edge=edge,
             bot_token=settings.slack_bot_token.get_secret_value(),
-            signing_secret=settings.slack_signing_secret.get_secret_value(),
+            signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None,
             api_url=settings.slack_api_url,
+            stream=settings.llm_provider != "none",
         )
     from bots.teams.bot import TeamsEdge
 
@@ -84,13 +130,37 @@ def build_edges(settings: Settings, edge: EdgeService) -> tuple[Any, Any]:
     return slack, teams
 
 
+async def refuse_unmigrated(settings: Settings) -> None:
+    """Raise `NotMigratedError` (naming `threadwise db upgrade`) for a configured database behind the code.
+
+    The embedded SQLite default migrates itself when it opens.
+    """
+    if settings.database_url is None:
+        return
+    database = Database(url=settings.resolved_database_url)
+    try:
+        await database.ensure_migrated()
+    finally:
+        await database.dispose()
+
+
+def build_metrics() -> ServiceMetrics:
+    """The service's series and the process's own (memory, CPU, file descriptors), on one registry."""
+    registry = CollectorRegistry()
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
+    GCCollector(registry=registry)
+    return ServiceMetrics(registry=registry)
+
+
 async def run_server(settings: Settings, host: str, port: int) -> None:
-    """Listen at once, load the model, then serve until SIGINT/SIGTERM; drain in-flight answers."""
+    """Check the database, listen at once, load the model, then serve until SIGINT/SIGTERM; drain in-flight answers."""
     from bots.bootstrap import build_app, build_llm
     from bots.maintenance import start_maintenance
 
     build_llm(settings)  # a wrong LLM setting stops start-up before the port opens
-    state = ServerState()
+    await refuse_unmigrated(settings)  # so does an unmigrated database
+    state = ServerState(metrics=build_metrics())
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
@@ -100,23 +170,38 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     components = await build_app(settings)
-    edge = EdgeService(service=components.service, conversations=components.storage.conversations)
+    edge = EdgeService(
+        service=components.service,
+        conversations=components.storage.conversations,
+        max_concurrent=settings.max_concurrent_turns,
+        queue_size=settings.turn_queue_size,
+        rate_limit_per_minute=settings.rate_limit_per_minute,
+        metrics=state.metrics,
+        result_sets=components.storage.result_sets,
+    )
     state.slack, state.teams = build_edges(settings, edge)
     start_maintenance(settings=settings, app=components, edge=edge, edges=(state.slack, state.teams), stop=stop)
+    if state.slack is not None and settings.slack_app_token:
+        await state.slack.connect_socket_mode(settings.slack_app_token.get_secret_value())
+    embedder = components.embedder
+    state.readiness = Readiness(
+        checks={
+            "database": database_check(components.storage.database),
+            "search_backend": search_backend_check(components.backend.health),
+            "model": model_check(embedder.model_name, lambda: embedder.model),
+        },
+        timeout_s=READINESS_TIMEOUT_S,
+    )
+    state.exporter, state.export_links = components.exporter, components.export_links
     health = await components.backend.health()
-    state.checks = {
-        "database": "ok",
-        "search_backend": health.model_dump(),
-        "model": components.embedder.model_name,
-        "slack": state.slack is not None,
-        "teams_auth": bool(settings.microsoft_app_id),
-    }
     state.ready, state.detail = True, "ready"
     log.warning("threadwise ready: %s documents, %s segments", health.documents, health.segments)
     try:
         await stop.wait()
     finally:
-        state.ready, state.detail = False, "shutting down"
+        state.ready, state.stopping, state.detail = False, True, "shutting down"
         await edge.drain(DRAIN_SECONDS)
+        if state.slack is not None:
+            await state.slack.close()
         await runner.cleanup()
         await components.close()

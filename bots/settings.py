@@ -37,6 +37,11 @@ class Settings(BaseSettings):
     llm_temperature: float = Field(default=0.2, ge=0.0, le=2.0)
     source_base_url: str | None = None
     public_url: str | None = None
+    export_secret: SecretStr | None = None
+    export_link_ttl_hours: float = Field(default=24.0, gt=0)
+    rate_limit_per_minute: int = Field(default=10, ge=0)
+    max_concurrent_turns: int = Field(default=4, ge=1, le=256)
+    turn_queue_size: int = Field(default=32, ge=0, le=10_000)
     unmapped_channels: Literal["default", "deny"] = "default"
     retention_days: int = Field(default=90, ge=1)
     # How long a claimed turn is its worker's; after that the sweep re-answers it (a crash mid-turn).

@@ -287,6 +287,8 @@ class OrchestrationResult(Contract):
     coverage: Coverage = Field(default_factory=Coverage)
     table: TableResult | None = None
     overflow: int = 0
+    # The values a clarification offers to narrow by; platforms show them as buttons.
+    choices: list[str] = Field(default_factory=list)
     conversation_id: str | None = None
     turn_id: str | None = None
     errors: list[str] = Field(default_factory=list)

@@ -112,6 +112,7 @@ class Annotation(Contract):
     unit: str | None = None
     properties: dict[str, str] = Field(default_factory=dict)
     numbers: dict[str, float] = Field(default_factory=dict)
+    units: dict[str, str] = Field(default_factory=dict)
     title: str
     section: str | None = None
     page: int | None = None

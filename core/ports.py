@@ -77,6 +77,10 @@ class Embedder(Protocol):
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
+    def known_words(self, words: Sequence[str]) -> set[str]:
+        """The words the model's tokenizer knows whole (its vocabulary), as given."""
+        ...
+
 
 class Reranker(Protocol):
     """Scores (query, text) pairs as probabilities of relevance."""
@@ -226,6 +230,10 @@ class TurnLedger(Protocol):
     async def mark_answered(self, turn_id: str, now: datetime, reply_id: str | None) -> None: ...
 
     async def mark_failed(self, turn_id: str, now: datetime, error: str) -> None: ...
+
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        """The turn whose reply has this platform id (feedback on a message names only the message)."""
+        ...
 
 
 class DecisionLog(Protocol):

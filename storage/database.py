@@ -62,9 +62,14 @@ class Database:
         async with self.engine.connect() as connection:
             return await connection.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
 
+    @staticmethod
+    def head_revision() -> str | None:
+        """The newest migration the code has."""
+        return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
     async def ensure_migrated(self) -> None:
         """Raise `NotMigratedError` unless the database is at the code's head revision."""
-        head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+        head = self.head_revision()
         current = await self.current_revision()
         if current != head:
             raise NotMigratedError(

@@ -125,6 +125,17 @@ class SqlTurnLedger:
             values["reply_id"] = reply_id
         await self._set(turn_id, **values)
 
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        """The newest turn on `platform` whose reply has this id; None when none has."""
+        query = (
+            select(TurnRow.id)
+            .where(TurnRow.platform == platform, TurnRow.reply_id == reply_id)
+            .order_by(TurnRow.created_at.desc())
+            .limit(1)
+        )
+        async with self._db.sessions() as session:
+            return (await session.execute(query)).scalar_one_or_none()
+
     async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
         """The reply could not be posted."""
         await self._set(turn_id, status="failed", error=error[:2000], updated_at=now)

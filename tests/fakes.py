@@ -52,6 +52,11 @@ def _terms(text: str) -> list[str]:
     return [term_root(w) for w in words(text) if w.lower() not in STOPWORDS]
 
 
+COMMON_WORDS = frozenset(
+    ["policy", "leave", "hotel", "limit", "travel", "price", "width", "weight", "report", "year", "rate", "pay"]
+)
+
+
 class HashingEmbedder:
     """Bag-of-words vectors hashed into 512 dimensions: similar words, similar vectors."""
 
@@ -76,6 +81,10 @@ class HashingEmbedder:
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         return [len(t.split()) for t in texts]
+
+    def known_words(self, words: Sequence[str]) -> set[str]:
+        """A small English vocabulary: function words and a few common ones."""
+        return {w for w in words if w.lower() in STOPWORDS or w.lower() in COMMON_WORDS}
 
 
 def _passes(segment: Segment, filters: SearchFilters) -> bool:
@@ -347,6 +356,10 @@ class InMemoryLedger:
 
     async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
         self._row(turn_id).status = "failed"
+
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        found = [r.turn_id for r in self.rows.values() if r.turn.platform == platform and r.reply_id == reply_id]
+        return found[-1] if found else None
 
 
 class InMemoryDecisions:

@@ -6,9 +6,14 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-from adapters.annotations.units import UnitNormalizer
+from adapters.annotations.units import Quantity, UnitNormalizer
 from core.knowledge import Annotation, DocumentRecord, LoadedDocument, Segment, SourceTable
 
+# A column header's unit: `Width (mm)`, `Weight [kg]`, `Amount (EUR)`, `Price, USD`.
+_HEADER_UNIT = re.compile(
+    r"^(?P<name>.*?\S)\s*"
+    r"(?:\((?P<paren>[^()]{1,12})\)|\[(?P<bracket>[^\[\]]{1,12})\]|,\s*(?P<comma>\S{1,6}))\s*$"
+)
 _FACT_LINE = re.compile(r"^\s*(?:[-*•+]\s+)?(?P<label>[A-Za-z][\w ()/.-]{0,39}?)\s*:\s+(?P<value>\S.{0,59})$")
 
 
@@ -85,13 +90,16 @@ class Annotator:
                 if len(row) == 2 and row[0].strip() and row[1].strip()
             ]
         out = []
+        header_units = {c: unit for c in table.columns if (unit := self._header_unit(c))}
         for row in table.rows:
             properties = {c: v for c, v in zip(table.columns, row, strict=False) if c}
-            numbers = {}
+            numbers, units = {}, {}
             for column, cell in properties.items():
-                quantity = self._units.parse(cell) if cell else None
+                quantity = self._cell(cell, header_units.get(column)) if cell else None
                 if quantity is not None:
                     numbers[column] = quantity.value
+                    if quantity.unit:
+                        units[column] = quantity.unit
             value = "; ".join(f"{c}: {v}" for c, v in properties.items() if v)
             out.append(
                 Annotation(
@@ -103,6 +111,7 @@ class Annotator:
                     value=value,
                     properties=properties,
                     numbers=numbers,
+                    units=units,
                     title=record.title,
                     section=table.section,
                     page=table.page,
@@ -112,6 +121,21 @@ class Annotator:
                 )
             )
         return out
+
+    def _header_unit(self, column: str) -> str | None:
+        """The unit a column header names (`Width (mm)` → `mm`), when the normaliser knows it."""
+        match = _HEADER_UNIT.match(column)
+        if not match:
+            return None
+        unit = (match.group("paren") or match.group("bracket") or match.group("comma") or "").strip()
+        return unit if self._units.known_unit(unit) else None
+
+    def _cell(self, cell: str, header_unit: str | None) -> Quantity | None:
+        """A cell's quantity; a bare number takes its column header's unit."""
+        quantity = self._units.parse(cell)
+        if quantity is not None and quantity.unit is None and header_unit:
+            return self._units.normalize(quantity.value, header_unit)
+        return quantity
 
 
 def _segment_of(segments: Sequence[Segment], text: str, page: int | None) -> str | None:

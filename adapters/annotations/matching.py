@@ -77,7 +77,12 @@ def _numeric_ok(annotation: Annotation, wanted: NumericFilter, labels: set[str],
             return False
         return compare(annotation.value_num, target.value)
     columns = [c for c in annotation.numbers if wanted.label is None or normalize_label(c) in labels]
-    return any(compare(annotation.numbers[c], target.value) for c in columns)
+    # A column whose header or cells carry a unit is compared only in the same kind of unit.
+    return any(
+        compare(annotation.numbers[c], target.value)
+        for c in columns
+        if not (target.unit and annotation.units.get(c) and annotation.units[c] != target.unit)
+    )
 
 
 def select(

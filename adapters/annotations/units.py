@@ -55,6 +55,16 @@ class UnitNormalizer:
             return Quantity(value, unit)
         return Quantity(round(float(quantity.to(target).magnitude), 9), _SYMBOLS[target])
 
+    def known_unit(self, unit: str) -> bool:
+        """True for a currency, `%`, or a unit pint knows (`mm`, `kg`, `ft`, `oz`, `L/min`)."""
+        if unit.lower() in _CURRENCIES or unit == "%":
+            return True
+        try:
+            self._registry.Unit(unit)
+        except Exception:  # pint raises several kinds for text that is not a unit
+            return False
+        return True
+
     def parse(self, text: str) -> Quantity | None:
         """A quantity when `text` is just one ("1,134 mm", "EUR 45", "21.5 kg"), else None."""
         match = _QUANTITY.match(text)

@@ -53,6 +53,7 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
         # A turn embeds its question in several stages and rounds; the last few are kept.
         self._recent: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._vocabulary: frozenset[str] | None = None
 
     async def load(self) -> None:
         """Load the model (offline) and warm it up with one encoding."""
@@ -139,6 +140,12 @@ class SentenceTransformerEmbedder:
             return []
         vectors = await self.embed([query, *texts])
         return [float(x) for x in vectors[1:] @ vectors[0]]
+
+    def known_words(self, words: Sequence[str]) -> set[str]:
+        """The words the tokenizer's vocabulary holds whole (lower-cased for an uncased model)."""
+        if self._vocabulary is None:
+            self._vocabulary = frozenset(self.model.tokenizer.get_vocab())
+        return {w for w in words if w.lower() in self._vocabulary or w in self._vocabulary}
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Wordpieces per text, from the model's own tokenizer (no special tokens)."""

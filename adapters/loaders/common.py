@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import frontmatter
 
-_DATE_IN_NAME = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+from adapters.loaders.dates import OPENING_CHARS, label_date, period_date
 
 
 def read_front_matter(path: Path) -> tuple[dict[str, Any], str]:
@@ -38,18 +39,37 @@ def coerce_date(value: object) -> dt.date | None:
     return None
 
 
-def document_date(meta: dict[str, Any], path: Path) -> dt.date:
-    """Front matter `date`, else a YYYY-MM-DD in the file name, else the file's modification date."""
-    date = coerce_date(meta.get("date"))
-    if date is not None:
-        return date
-    match = _DATE_IN_NAME.search(path.name)
-    if match:
-        try:
-            return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        except ValueError:
-            pass
-    return dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.UTC).date()
+def document_date(
+    meta: dict[str, Any],
+    path: Path,
+    *,
+    opening: str = "",
+    title: str = "",
+    embedded: object = None,
+) -> dt.date | None:
+    """The document's own date, None when it states none (order in `adapters.loaders.dates`).
+
+    `meta` is the front matter, `opening` the first page or ~2,000 characters of text, `title` the
+    document's title, `embedded` the file's own metadata date (PDF or DOCX creation date).
+    """
+    return (
+        coerce_date(meta.get("date"))
+        or period_date(opening, title)
+        or label_date(title, path.stem)
+        or coerce_date(embedded)
+    )
+
+
+def opening_text(texts: Iterable[str]) -> str:
+    """The first ~2,000 characters of a document's text, where a cover page states its period."""
+    parts: list[str] = []
+    size = 0
+    for text in texts:
+        parts.append(text)
+        size += len(text) + 1
+        if size >= OPENING_CHARS:
+            break
+    return "\n".join(parts)[:OPENING_CHARS]
 
 
 def text_value(meta: dict[str, Any], key: str) -> str | None:

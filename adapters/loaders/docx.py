@@ -6,7 +6,7 @@ from pathlib import Path
 
 import docx
 
-from adapters.loaders.common import coerce_date, document_date, row_text, title_from_name
+from adapters.loaders.common import document_date, opening_text, row_text, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 
@@ -49,10 +49,12 @@ class DocxLoader:
                 table = SourceTable(columns=rows[0], rows=rows[1:])
                 tables.append(table)
                 blocks.extend(SourceBlock(text=row_text(table.columns, r)) for r in table.rows)
+        title = title or title_from_name(path)
+        opening = opening_text(b.text for b in blocks)
         return LoadedDocument(
-            title=title or title_from_name(path),
+            title=title,
             blocks=blocks,
             tables=tables,
-            date=coerce_date(props.created) or document_date({}, path),
+            date=document_date({}, path, opening=opening, title=title, embedded=props.created),
             media_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from adapters.loaders.common import coerce_date, document_date, row_text, title_from_name
+from adapters.loaders.common import document_date, opening_text, row_text, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 _BLOCKS = "h1,h2,h3,h4,h5,h6,p,li,pre,blockquote,table,dt,dd"
@@ -65,12 +65,14 @@ class HtmlLoader:
             text = _text(node)
             if text:
                 blocks.append(SourceBlock(text=("- " + text) if node.tag == "li" else text, section=section))
-        date_value = meta_date.attributes.get("content") if meta_date else None
+        meta = {"date": meta_date.attributes.get("content")} if meta_date else {}
+        title = _text(title_node) if title_node else title_from_name(path)
+        opening = opening_text(b.text for b in blocks)
         return LoadedDocument(
-            title=_text(title_node) if title_node else title_from_name(path),
+            title=title,
             blocks=blocks,
             tables=tables,
-            date=coerce_date(date_value) or document_date({}, path),
+            date=document_date(meta, path, opening=opening, title=title),
             url=canonical.attributes.get("href") if canonical else None,
             media_type="text/html",
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from adapters.loaders.common import document_date, read_front_matter, text_value, title_from_name
+from adapters.loaders.common import document_date, opening_text, read_front_matter, text_value, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 SECTION_SEPARATOR = " > "
@@ -55,7 +55,7 @@ class MarkdownLoader:
             title=title,
             blocks=blocks,
             tables=tables,
-            date=document_date(meta, path),
+            date=document_date(meta, path, opening=opening_text(b.text for b in blocks), title=title),
             url=text_value(meta, "url"),
             media_type="text/markdown",
         )

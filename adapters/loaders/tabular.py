@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adapters.loaders.common import document_date, row_text, title_from_name
+from adapters.loaders.common import document_date, opening_text, row_text, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 _TEXT_FIELDS = ("text", "body", "content")
@@ -31,11 +31,13 @@ class DelimitedLoader:
             bad = next(i for i, r in enumerate(records[1:], start=2) if len(r) != len(columns))
             raise ValueError(f"row {bad} has a different number of fields than the header")
         table = SourceTable(columns=columns, rows=records[1:])
+        blocks = [SourceBlock(text=row_text(columns, r)) for r in table.rows]
+        title = title_from_name(path)
         return LoadedDocument(
-            title=title_from_name(path),
-            blocks=[SourceBlock(text=row_text(columns, r)) for r in table.rows],
+            title=title,
+            blocks=blocks,
             tables=[table],
-            date=document_date({}, path),
+            date=document_date({}, path, opening=opening_text(b.text for b in blocks), title=title),
             media_type="text/tab-separated-values" if delimiter == "\t" else "text/csv",
         )
 
@@ -73,10 +75,11 @@ class JsonLinesLoader:
             rows = [["" if r.get(c) is None else str(r.get(c)) for c in columns] for r in flat]
             tables.append(SourceTable(columns=columns, rows=rows))
             blocks.extend(SourceBlock(text=row_text(columns, r)) for r in rows)
+        title = title_from_name(path)
         return LoadedDocument(
-            title=title_from_name(path),
+            title=title,
             blocks=blocks,
             tables=tables,
-            date=document_date({}, path),
+            date=document_date({}, path, opening=opening_text(b.text for b in blocks), title=title),
             media_type="application/x-ndjson",
         )

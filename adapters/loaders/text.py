@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from adapters.loaders.common import document_date, read_front_matter, text_value, title_from_name
+from adapters.loaders.common import document_date, opening_text, read_front_matter, text_value, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock
 
 _BLANK_LINES = re.compile(r"\n\s*\n")
@@ -20,10 +20,11 @@ class TextLoader:
         """Read one text file."""
         meta, body = read_front_matter(path)
         blocks = [SourceBlock(text=p.strip()) for p in _BLANK_LINES.split(body) if p.strip()]
+        title = text_value(meta, "title") or title_from_name(path)
         return LoadedDocument(
-            title=text_value(meta, "title") or title_from_name(path),
+            title=title,
             blocks=blocks,
-            date=document_date(meta, path),
+            date=document_date(meta, path, opening=opening_text(b.text for b in blocks), title=title),
             url=text_value(meta, "url"),
             media_type="text/plain",
         )

@@ -13,8 +13,10 @@ import yaml
 from pydantic import BaseModel, Field
 
 from bots.bootstrap import App, build_app, build_turn_service
+from bots.evaluation.baseline import plain_hybrid_answer
 from bots.settings import Settings
 from core.contracts import OrchestrationResult, Turn
+from core.ingest.pipeline import IngestProgress
 from core.llm.gateway import ChatModels
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import OPERATOR_CHANNEL, TurnService
@@ -110,19 +112,31 @@ class BehaviorRunner:
     """Ingests the set's corpus into a data directory and asks every case through the turn service."""
 
     def __init__(
-        self, *, spec: BehaviorSet, base: Path, settings: Settings, chat_models: ChatModels | None = None
+        self,
+        *,
+        spec: BehaviorSet,
+        base: Path,
+        settings: Settings,
+        chat_models: ChatModels | None = None,
+        corpus: Path | None = None,
+        progress: IngestProgress | None = None,
     ) -> None:
         self._spec = spec
         self._base = base
         self._settings = settings
         self._chat_models = chat_models
+        self._corpus = corpus
+        self._progress = progress
 
     async def run(self) -> list[dict[str, Any]]:
         """Run every case; each outcome carries its full result for the report."""
         app = await build_app(self._settings, chat_models=self._chat_models)
         try:
-            for entry in self._spec.corpus:
-                report = await app.ingestor.ingest([(self._base / entry.path).resolve()], collection=entry.collection)
+            entries = [(self._base / e.path, e.collection) for e in self._spec.corpus]
+            if self._corpus is not None:
+                entries = [(self._corpus, "default")]
+            for path, collection in entries:
+                report = await app.ingestor.ingest([path.resolve()], collection=collection, progress=self._progress)
                 if not report.ok:
                     raise RuntimeError(f"behaviour corpus failed to ingest: {report.failed}")
             for channel, collections in self._spec.channels.items():
@@ -168,11 +182,17 @@ class BehaviorRunner:
             result = answer.result
         assert result is not None
         problems = check(case, result, sources)
+        collections = await app.service.collections_for(turn)
+        baseline = await plain_hybrid_answer(
+            case.question, result, backend=app.backend, embedder=app.embedder, collections=collections
+        )
+        baseline_problems = check(case, baseline, sources)
         return {
             "result": result.model_dump(mode="json"),
             "id": case.id,
             "passed": not problems,
             "problems": problems,
+            "baseline_passed": not baseline_problems,
             "route": result.route.route,
             "branch": result.branch,
             "kind": result.kind,

@@ -5,6 +5,11 @@ query's score is the mean cosine of its top three (the evidence-level rule of SP
 it counts as answerable when one of those three chunks belongs to a judged-relevant document.
 Each threshold is the lowest score above which at least the target share of queries is
 answerable: 0.9 for `high`, 0.7 for `medium`, 0.5 for `low` (with at least 10 queries above it).
+
+The support gate's threshold: for every query whose top hit is judged relevant, the support of
+that hit (core/orchestrator/support.py: ½ term share + ½ calibrated cosine, with the thresholds just
+fitted); `support` is the value that SUPPORT_KEPT of those answerable queries reach, so the gate
+withholds at most 1 − SUPPORT_KEPT of the answers the documents do hold.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from bots.bootstrap import App
 from bots.evaluation.retrieval import load_corpus, load_queries
 from core.calibration import Calibration
 from core.contracts import SearchFilters
+from core.orchestrator.support import content_terms, support_score, term_share
 
 TARGETS = {"high": 0.9, "medium": 0.7, "low": 0.5}
+SUPPORT_KEPT = 0.9
 MIN_QUERIES = 10
 
 
@@ -34,12 +41,24 @@ def fit_threshold(points: list[tuple[float, bool]], precision: float) -> float |
     return best
 
 
+def fit_support(answerable: list[tuple[str, str, float]], levels: Calibration) -> float | None:
+    """The support that SUPPORT_KEPT of the answerable queries' relevant top hits reach."""
+    if len(answerable) < MIN_QUERIES:
+        return None
+    scores = sorted(
+        support_score(term_share(content_terms(query), text), levels.calibrated(cosine))
+        for query, text, cosine in answerable
+    )
+    return scores[int(round((1.0 - SUPPORT_KEPT) * len(scores), 6))]
+
+
 async def calibrate(app: App, folder: Path, *, split: str = "dev") -> tuple[Calibration, dict[str, Any]]:
     """Fit thresholds on a BEIR folder's judged queries; the corpus is ingested if it is not yet."""
     await app.ingestor.ingest_documents(load_corpus(folder), collection="eval")
     queries, qrels = load_queries(folder, split)
     filters = SearchFilters(collections=["eval"])
     points: list[tuple[float, bool]] = []
+    answerable_tops: list[tuple[str, str, float]] = []  # (query, top hit's text, its cosine)
     for query_id, text in queries.items():
         hits = await app.backend.search_hybrid(text, await app.embedder.embed([text]), filters, 10)
         top = hits[:3]
@@ -48,23 +67,29 @@ async def calibrate(app: App, folder: Path, *, split: str = "dev") -> tuple[Cali
         score = sum(max(0.0, h.cosine) for h in top) / len(top)
         relevant = {doc for doc, grade in qrels[query_id].items() if grade > 0}
         points.append((score, any(h.segment.doc_id in relevant for h in top)))
+        if top[0].segment.doc_id in relevant:
+            answerable_tops.append((text, f"{top[0].segment.title} {top[0].segment.text}", top[0].cosine))
     default = Calibration(model=app.settings.embedding_model)
     fitted = {name: fit_threshold(points, target) for name, target in TARGETS.items()}
     high = fitted["high"] or default.high
     medium = min(fitted["medium"] or default.medium, high - 0.01)
     low = min(fitted["low"] or default.low, medium - 0.01)
-    calibration = Calibration(
-        model=app.settings.embedding_model,
-        high=round(high, 3),
-        medium=round(medium, 3),
-        low=round(low, 3),
-        method=f"eval calibrate on {folder.name} ({split}, {len(points)} queries): share answerable in top 3 "
-        f"≥ {TARGETS['high']}/{TARGETS['medium']}/{TARGETS['low']}",
+    levels = Calibration(
+        model=app.settings.embedding_model, high=round(high, 3), medium=round(medium, 3), low=round(low, 3)
+    )
+    support = fit_support(answerable_tops, levels) or default.support
+    calibration = levels.model_copy(
+        update={
+            "support": round(support, 3),
+            "method": f"eval calibrate on {folder.name} ({split}, {len(points)} queries): share answerable in top 3 "
+            f"≥ {TARGETS['high']}/{TARGETS['medium']}/{TARGETS['low']}; support reached by {SUPPORT_KEPT:.0%} of "
+            f"{len(answerable_tops)} relevant top hits",
+        }
     )
     report = {
         "queries": len(points),
         "answerable": sum(a for _, a in points),
-        "fitted": fitted,
+        "fitted": fitted | {"support": calibration.support},
         "calibration": calibration.model_dump(),
     }
     return calibration, report

@@ -7,8 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bots.presentation import source_parts, table_text
-from core.contracts import Citation, OrchestrationResult, Turn
+from core.contracts import Turn
 
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 # Subtypes a person writes; every other subtype (edits, deletions, joins, bots) is ignored.
@@ -22,6 +21,7 @@ class SlackTarget:
     channel: str
     thread_ts: str | None
     message_ts: str
+    assistant: bool = False
 
 
 def is_from_person(event: dict[str, Any], bot_user_id: str | None) -> bool:
@@ -38,14 +38,21 @@ def is_direct(event: dict[str, Any]) -> bool:
 
 def channel_key(team: str, event: dict[str, Any]) -> str:
     """`slack:<team>:<channel>`, or `slack:<team>:dm:<user>` for a direct message."""
-    if is_direct(event):
-        return f"slack:{team}:dm:{event['user']}"
-    return f"slack:{team}:{event['channel']}"
+    return _channel_key(team, str(event["channel"]), str(event.get("user")), direct=is_direct(event))
+
+
+def _channel_key(team: str, channel: str, user: str, *, direct: bool) -> str:
+    return f"slack:{team}:dm:{user}" if direct else f"slack:{team}:{channel}"
+
+
+def is_assistant_thread(event: dict[str, Any]) -> bool:
+    """A thread in the bot's DM: the agent view's assistant threads (status, title, prompts)."""
+    return is_direct(event) and bool(event.get("thread_ts"))
 
 
 def thread_of(event: dict[str, Any]) -> str:
     """The conversation thread: the thread root, the message itself, or the whole DM."""
-    if is_direct(event):
+    if is_direct(event) and not is_assistant_thread(event):
         return "dm"
     return str(event.get("thread_ts") or event["ts"])
 
@@ -67,23 +74,41 @@ def event_to_turn(event: dict[str, Any], team: str) -> Turn:
 
 
 def target_of(event: dict[str, Any]) -> SlackTarget:
-    """Reply in the mention's thread; in a DM, reply in the DM itself."""
-    thread = None if is_direct(event) else str(event.get("thread_ts") or event["ts"])
-    return SlackTarget(channel=str(event["channel"]), thread_ts=thread, message_ts=str(event["ts"]))
+    """Reply in the mention's thread; in a DM, reply in the DM itself (or in its assistant thread)."""
+    thread = None if thread_of(event) == "dm" else str(event.get("thread_ts") or event["ts"])
+    return SlackTarget(
+        channel=str(event["channel"]),
+        thread_ts=thread,
+        message_ts=str(event["ts"]),
+        assistant=is_assistant_thread(event),
+    )
 
 
-def _source(citation: Citation) -> str:
-    title = f"<{citation.url}|{citation.title}>" if citation.url else citation.title
-    return source_parts(citation, title)
-
-
-def result_to_text(result: OrchestrationResult) -> str:
-    """The reply as Slack mrkdwn text: answer, notes, then the Sources list."""
-    lines = [result.answer]
-    if result.table is not None and result.kind == "answer":
-        lines.append("```\n" + table_text(result.table) + "\n```")
-    lines.extend(f"_{note}_" for note in (result.applicability_note, result.uncertainty_note) if note)
-    if result.citations:
-        lines.append("*Sources*")
-        lines.extend(_source(c) for c in result.citations)
-    return "\n".join(lines)
+def action_to_turn(body: dict[str, Any], action: dict[str, Any], text: str) -> tuple[Turn, SlackTarget]:
+    """A button click as the `Turn` typing `text` in the clicked message's thread would make."""
+    user = str(body["user"]["id"])
+    team = str((body.get("team") or {}).get("id") or body["user"].get("team_id"))
+    channel = str(body["channel"]["id"])
+    message = body.get("message") or {}
+    direct = channel.startswith("D")
+    root = message.get("thread_ts")
+    thread = str(root) if root else ("dm" if direct else str(message.get("ts") or body["container"]["message_ts"]))
+    action_ts = str(action["action_ts"])
+    turn = Turn(
+        platform="slack",
+        tenant=team,
+        channel_key=_channel_key(team, channel, user, direct=direct),
+        thread=thread,
+        user=user,
+        message_key=f"slack:{team}:{channel}:action:{action_ts}",
+        text=text,
+        is_direct=direct,
+        received_at=dt.datetime.fromtimestamp(float(action_ts), tz=dt.UTC),
+    )
+    target = SlackTarget(
+        channel=channel,
+        thread_ts=None if thread == "dm" else thread,
+        message_ts=str(message.get("ts") or body["container"]["message_ts"]),
+        assistant=direct and thread != "dm",
+    )
+    return turn, target

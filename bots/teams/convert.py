@@ -6,8 +6,9 @@ import datetime as dt
 import re
 from typing import Any
 
-from bots.presentation import source_parts
-from core.contracts import Citation, OrchestrationResult, TableResult, Turn
+from bots.teams.render import CARD_ACTION
+from core.contracts import Turn
+from core.records import ConversationKey, FeedbackValue
 
 _AT_TAG = re.compile(r"<at>[^<]*</at>", re.IGNORECASE)
 
@@ -28,9 +29,63 @@ def without_bot_mention(activity: dict[str, Any]) -> str:
     return " ".join(_AT_TAG.sub(" ", text).split())
 
 
+def mentions_bot(activity: dict[str, Any]) -> bool:
+    """True when the message @mentions the bot (the recipient)."""
+    bot_id = (activity.get("recipient") or {}).get("id")
+    return any(
+        e.get("type") == "mention" and (e.get("mentioned") or {}).get("id") == bot_id
+        for e in activity.get("entities") or []
+    )
+
+
+def card_action_text(activity: dict[str, Any]) -> str | None:
+    """The text a card button stands for: `Action.Submit` (a message whose `value` is the button's
+    data) or `Action.Execute` (an `adaptiveCard/action` invoke); None for anything else."""
+    value = activity.get("value")
+    if not isinstance(value, dict):
+        return None
+    if activity.get("type") == "invoke":
+        action = value.get("action") or {}
+        data = action.get("data") or {}
+        if activity.get("name") != "adaptiveCard/action" or action.get("verb") != CARD_ACTION:
+            return None
+    else:
+        data = value
+        if data.get("threadwise") != CARD_ACTION:
+            return None
+    text = data.get("text")
+    return " ".join(text.split()) if isinstance(text, str) and text.strip() else None
+
+
+def feedback_of(activity: dict[str, Any]) -> tuple[str, str, FeedbackValue] | None:
+    """A `message/submitAction` feedback invoke as (the bot message's id, the person, up|down)."""
+    value = activity.get("value") or {}
+    if activity.get("name") != "message/submitAction" or value.get("actionName") != "feedback":
+        return None
+    reaction = (value.get("actionValue") or {}).get("reaction")
+    reply_id = activity.get("replyToId")
+    if reaction not in ("like", "dislike") or not reply_id:
+        return None
+    return str(reply_id), _person(activity), "up" if reaction == "like" else "down"
+
+
+def _person(activity: dict[str, Any]) -> str:
+    sender = activity.get("from") or {}
+    return str(sender.get("aadObjectId") or sender.get("id") or "unknown")
+
+
+def conversation_key(turn: Turn) -> ConversationKey:
+    """The conversation a turn belongs to."""
+    return ConversationKey(platform=turn.platform, tenant=turn.tenant, channel_key=turn.channel_key, thread=turn.thread)
+
+
 def activity_to_turn(activity: dict[str, Any]) -> Turn | None:
-    """A message activity as a `Turn`; None for activities that are not a person's message."""
-    if activity.get("type") != "message" or not activity.get("id"):
+    """A person's message — or a card button, which acts exactly like typing its text — as a `Turn`.
+
+    None for activities that are neither. Each click is its own activity, so its own message key.
+    """
+    clicked = card_action_text(activity)
+    if (activity.get("type") != "message" and clicked is None) or not activity.get("id"):
         return None
     conversation = activity.get("conversation") or {}
     sender = activity.get("from") or {}
@@ -50,37 +105,9 @@ def activity_to_turn(activity: dict[str, Any]) -> Turn | None:
         tenant=tenant,
         channel_key=channel_key,
         thread=thread,
-        user=str(sender.get("aadObjectId") or sender.get("id") or "unknown"),
+        user=_person(activity),
         message_key=f"teams:{activity['id']}",
-        text=without_bot_mention(activity),
+        text=clicked or without_bot_mention(activity),
         is_direct=kind == "personal",
         received_at=received,
     )
-
-
-def markdown_table(table: TableResult, limit: int = 20) -> str:
-    """A table as Markdown, which Teams renders."""
-
-    def row(cells: list[str]) -> str:
-        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
-
-    lines = [row(table.columns), "|" + "---|" * len(table.columns)]
-    lines.extend(row(r) for r in table.rows[:limit])
-    return "\n".join(lines)
-
-
-def _source(citation: Citation) -> str:
-    title = f"[{citation.title}]({citation.url})" if citation.url else citation.title
-    return source_parts(citation, title)
-
-
-def result_to_text(result: OrchestrationResult) -> str:
-    """The reply as Teams markdown: answer, notes, then the Sources list."""
-    lines = [result.answer]
-    if result.table is not None and result.kind == "answer":
-        lines.append(markdown_table(result.table))
-    lines.extend(f"*{note}*" for note in (result.applicability_note, result.uncertainty_note) if note)
-    if result.citations:
-        lines.append("**Sources**")
-        lines.extend(_source(c) for c in result.citations)
-    return "\n\n".join(lines)

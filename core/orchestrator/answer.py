@@ -9,11 +9,13 @@ from core.contracts import Citation, Coverage, Evidence
 from core.llm.gateway import LlmGateway
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
+from core.orchestrator.steering import Name
+from core.orchestrator.support import content_terms, found_terms, mentions, support_score, term_share
 from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
-from core.text import key_terms, split_sentences, term_root, words
+from core.text import split_sentences, term_root, words
 
 CITATION_MARK = re.compile(r"\[(\d+)\]")
 MIN_SENTENCE_WORDS = 4
@@ -56,6 +58,7 @@ class AnswerWriter:
         evidence = [e for e in state.evidence if e.mode != "structured"][: state.budgets.max_evidence]
         if not evidence:
             evidence = state.evidence[: state.budgets.max_evidence]
+        evidence = _about_the_names(evidence, state.steering.required())
         candidates = [
             (index, clean)
             for index, item in enumerate(evidence)
@@ -76,6 +79,10 @@ class AnswerWriter:
         # A second sentence is added only when it is itself relevant; one good sentence beats
         # padding with an unrelated one.
         chosen += [c for score, c in ranked[len(chosen) : MIN_SENTENCES] if score >= self._calibration.medium]
+        # "Northwind or Contoso": every name the question steers by gets its best sentence.
+        for name in state.steering.required():
+            if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):
+                chosen += [c for _, c in ranked if mentions(_cited_text(evidence[c[0]]), name.variants)][:1]
         numbers: dict[int, int] = {}
         parts: list[str] = []
         for index, sentence in chosen:
@@ -123,17 +130,23 @@ class AnswerWriter:
             body += "\n" + "\n".join(" ".join(row) for row in state.table.rows[:5])
         original, revised = state.plan.original_query, state.plan.revised_query
         cosines = await self._embedder.similarity(body, [original, revised])
-        terms_original, share_original = _term_share(original, cited_text)
-        _, share_revised = _term_share(revised, cited_text)
+        terms_original = content_terms(original)
+        share_original, share_revised = (
+            term_share(terms_original, cited_text),
+            term_share(content_terms(revised), cited_text),
+        )
         relevance = [self._calibration.calibrated(c) for c in cosines]
         structured = state.route is not None and state.route.route == "structured"
-        if structured:
-            # Structured hits meet every explicit filter: the answer is as relevant as they are.
-            cited_relevance = [e.relevance for e in state.evidence if e.chunk_id in cited]
-            relevance = [sum(cited_relevance) / len(cited_relevance)] * 2 if cited_relevance else relevance
-        support_original = 0.5 * share_original + 0.5 * relevance[0]
-        support_revised = 0.5 * share_revised + 0.5 * relevance[1]
-        found = _found_terms(terms_original, cited_text)
+        found = found_terms(terms_original, cited_text)
+        if structured and state.structured is not None:
+            # Rows meet every explicit filter; what is left to judge is how much of the question
+            # the structured query understood (fields, values, numbers).
+            share_original = share_revised = state.structured.coverage(original)
+            relevance = [max(r, share_original) for r in relevance]
+            missed = {term_root(t) for t in state.structured.unmatched}
+            found |= {t for t in terms_original if term_root(t) not in missed}
+        support_original = support_score(share_original, relevance[0])
+        support_revised = support_score(share_revised, relevance[1])
         missing = [t for t in terms_original if t not in found]
         update: dict[str, object] = {}
         # A structured answer is exact by construction (rows meeting every filter): no model grades it.
@@ -151,6 +164,7 @@ class AnswerWriter:
                 missing = judgement.missing
         confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         notes = _notes(confidence, missing, state, cited)
+        unsupported = self._gate(support_original, missing, state, cited_text, cited)
         return update | {
             "reflection": Reflection(
                 confidence=confidence,
@@ -159,8 +173,36 @@ class AnswerWriter:
                 applicability_note=notes[0],
                 uncertainty_note=notes[1],
                 coverage=Coverage(answered=sorted(found, key=terms_original.index), missing=missing),
+                unsupported=unsupported,
             )
         }
+
+    def _gate(
+        self, support: float, missing: list[str], state: GraphState, cited_text: str, cited: set[str]
+    ) -> str | None:
+        """Why the evidence does not support the question (None when it does): the support gate."""
+        # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
+        dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
+        absent = [
+            n.text
+            for n in state.steering.required()
+            if not mentions(cited_text, n.variants) and not any(n.covers(d) for d in dates)
+        ]
+        if absent:
+            return "the sources found are not about " + " and ".join(absent)
+        if support < self._calibration.support:
+            detail = f"; they do not mention {', '.join(missing[:6])}" if missing else ""
+            threshold = self._calibration.support
+            return f"the sources found do not support the question (support {support:.2f} < {threshold:.2f}{detail})"
+        return None
+
+
+def _about_the_names(evidence: list[Evidence], names: list[Name]) -> list[Evidence]:
+    """Evidence that mentions every name the question steers by, when there is some; else all of it."""
+    if not names:
+        return evidence
+    full = [e for e in evidence if all(mentions(_cited_text(e), n.variants) for n in names)]
+    return full or evidence
 
 
 def _readable(sentence: str) -> str:
@@ -197,19 +239,6 @@ def _cited_text(evidence: Evidence) -> str:
     """What a citation shows: its title, section, date and text."""
     date = evidence.date.isoformat() if evidence.date else ""
     return " ".join(p for p in (evidence.title, evidence.section or "", date, evidence.text) if p)
-
-
-def _found_terms(terms: list[str], text: str) -> set[str]:
-    roots = {term_root(w) for w in words(text)}
-    return {t for t in terms if term_root(t) in roots}
-
-
-def _term_share(question: str, cited_text: str) -> tuple[list[str], float]:
-    """The question's key terms and the share of them the cited text contains."""
-    terms = key_terms(question)
-    if not terms:
-        return terms, 1.0
-    return terms, len(_found_terms(terms, cited_text)) / len(terms)
 
 
 def _notes(confidence: float, missing: list[str], state: GraphState, cited: set[str]) -> tuple[str | None, str | None]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from core.contracts import Citation, Evidence, TableResult
 from core.orchestrator.state import Draft, GraphState
 from core.orchestrator.tables import format_number
+from core.text import normalize_label, term_root
 
 PREVIEW_ROWS = 5
+LOOKUP_ROWS = 3
 
 
 def _citations(evidence: list[Evidence]) -> tuple[dict[str, int], list[Citation]]:
@@ -49,13 +51,34 @@ def structured_draft(state: GraphState) -> Draft:
         for row, item in zip(table.rows, evidence, strict=False):
             lines.append(f"{row[1]} of {row[0]}: {row[2]} [{numbers.get(item.doc_id, 1)}]")
         return Draft(text="\n".join(lines), citations=citations)
+    asked = _asked_columns(table.columns, plan.named_fields) if plan is not None else []
+    if asked and table.total <= min(table.shown, LOOKUP_ROWS):
+        # A lookup ("how much does the K-450 weigh"): the asked value, row by row.
+        lines = [
+            f"{row[0]} — " + "; ".join(f"{table.columns[i]}: {row[i]}" for i in asked) + f" {sources}"
+            for row in table.rows
+        ]
+        return Draft(text="\n".join(lines), citations=citations)
     text = f"Found {table.total} matching {'row' if table.total == 1 else 'rows'} {sources}."
+    if table.total <= table.shown:
+        names = list(dict.fromkeys(row[0] for row in table.rows if row and row[0]))
+        text = text[:-1] + ": " + ", ".join(names) + "."
     if table.total > table.shown:
         text += (
             f" Showing the {table.shown} newest; {table.total - table.shown} more — "
             "say “show the rest” for the next page or “export” for a CSV."
         )
     return Draft(text=text, citations=citations)
+
+
+def _asked_columns(columns: list[str], fields: list[str]) -> list[int]:
+    """The columns a question names ("weigh" → `Weight (kg)`), never the first (the row's name)."""
+    wanted = {term_root(normalize_label(f)) for f in fields}
+    return [
+        i
+        for i, column in enumerate(columns)
+        if i > 0 and wanted & {term_root(w) for w in normalize_label(column).split()}
+    ]
 
 
 def _aggregate_text(table: TableResult, function: str, field: str | None, sources: str) -> str:

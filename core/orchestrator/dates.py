@@ -18,7 +18,8 @@ _BETWEEN = re.compile(rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|until|through)
 _MONTH_YEAR = re.compile(rf"\b({_MONTH})\s+{_YEAR}\b", re.IGNORECASE)
 _YEARS = re.compile(rf"\b{_YEAR}\b")
 _RELATIVE = re.compile(
-    r"\b(last|this|previous|past)\s+(year|quarter|month)\b|\b(recent|recently|latest|newest)\b", re.I
+    r"\b(last|this|previous|past)\s+(year|quarter|month)\b|\b(recent|recently|latest|newest|current|currently|now)\b",
+    re.I,
 )
 
 

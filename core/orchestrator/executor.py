@@ -5,8 +5,18 @@ from __future__ import annotations
 from core.calibration import Calibration
 from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, SearchFilters, TableResult
 from core.llm.gateway import LlmGateway
+from core.orchestrator.evidence import (
+    LEVEL_MARGIN,
+    most_recent,
+    naming_all,
+    newest_versions,
+    strength,
+    supporting,
+    versions_of_years,
+)
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState, RecoveryStep
+from core.orchestrator.support import content_terms, support_score, term_share
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
 from core.prompts import reformulate as reformulate_prompt
@@ -42,7 +52,9 @@ class Executor:
         assert state.plan is not None
         assert state.route is not None
         plan = state.plan
-        base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
+        # Names from the question steer the first rounds to the documents titled with them.
+        steered = state.steering.doc_ids if state.date_filter and state.focus_doc_ids is None else None
+        base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids or steered)
         dated = (plan.date_start is not None or plan.date_end is not None) and state.date_filter
         window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
         round_id = len({r.round_id for r in state.rounds}) + 1
@@ -65,14 +77,24 @@ class Executor:
                 bypassed = True  # configured but unavailable: answer without it, and say so
             else:
                 result.evidence = await self._rerank(plan.revised_query, result.evidence, state.budgets.rerank_pool)
+        identifiers = [n for n in state.steering.names if n.identifier]
+        if identifiers:
+            result.evidence = naming_all(result.evidence, identifiers, self._calibration.medium)
         relevant = supporting(result.evidence, self._calibration.low)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, state.intake.recent_year_window)
+        if plan.year_mode == "explicit" and plan.requested_years:
+            # A year asked: of several versions of a document, that year's answers (never another's figure).
+            relevant = versions_of_years(relevant, plan.requested_years)
+        elif not any(n.period for n in state.steering.names):
+            # No date asked: of several dated versions of a document, the newest answers.
+            relevant = newest_versions(relevant)
         report = result.report.model_copy(
             update={"threshold": f"{result.report.threshold}; relevance >= {self._calibration.low:.2f}"}
         )
         table = await self._store(result, state)
-        if state.evidence and _strength(state.evidence) > _strength(relevant):
+        rejected = state.reflection is not None and state.reflection.unsupported is not None
+        if state.evidence and not rejected and strength(state.evidence) > strength(relevant):
             # A recovery round that found less keeps the earlier, better evidence.
             relevant, result.evidence = state.evidence, state.candidates
         return {
@@ -108,7 +130,10 @@ class Executor:
                 route, state.structured, filters, round_id, budgets.max_rows_per_answer, budgets.max_evidence
             )
         # After an LLM reformulation the vector leg searches by the hypothetical passage (HyDE).
-        vector = await self._embedder.embed([state.hyde or query])
+        reformulated = state.hyde is not None or "reformulate" in state.recoveries
+        vector = state.query_vector if not reformulated and state.query_vector is not None else None
+        if vector is None:
+            vector = await self._embedder.embed([state.hyde or query])
         if route == "long_text":
             found = await self._tools.long_text(query, vector, filters, limit, round_id, boost)
             return await self._measured(found, query) if state.hyde else found
@@ -121,7 +146,11 @@ class Executor:
                 route, state.structured, filters, round_id, budgets.max_rows_per_answer, 3
             )
             if rows.total:
-                text.evidence = rows.evidence + text.evidence
+                # Joined rows compete with the text on relevance to the question, not as exact matches.
+                joined = await self._measured(
+                    RoundResult(evidence=rows.evidence, report=rows.report), state.plan.original_query
+                )
+                text.evidence = sorted(joined.evidence + text.evidence, key=lambda e: -e.relevance)
                 text.report.tool = "annotations_search + search_hybrid"
                 text.report.matches += rows.total
         return text
@@ -150,16 +179,28 @@ class Executor:
         return self._calibration_level([e.relevance for e in result.evidence], state)
 
     def _calibration_level(self, relevances: list[float], state: GraphState) -> EvidenceLevel:
-        relevant = [r for r in relevances if r >= self._calibration.low]
+        relevant = sorted((r for r in relevances if r >= self._calibration.low), reverse=True)
         if not relevant:
             return "insufficient" if not relevances or max(relevances) < self._calibration.low else "low"
         numeric = state.intake is not None and state.intake.intent == "numeric_lookup"
+        # Weaker neighbours of the best passages do not drag the level down.
+        relevant = [r for r in relevant if r >= relevant[0] - LEVEL_MARGIN]
         top = relevant[: 1 if numeric else 3]
         return self._calibration.level(sum(top) / len(top))
+
+    def _supported(self, state: GraphState) -> bool:
+        """Low cosines, but the best passages carry the question's words and meaning: the support measure decides."""
+        if not state.evidence or state.plan is None:
+            return False
+        best = max(e.relevance for e in state.evidence)
+        share = term_share(content_terms(state.plan.original_query), _top_text(state.evidence))
+        return support_score(share, self._calibration.calibrated(best)) >= self._calibration.support
 
     async def evaluate(self, state: GraphState) -> dict[str, object]:
         """Evidence level from the mean relevance of the top min(3, n) (top 1 for lookups)."""
         level = self._calibration_level([e.relevance for e in state.evidence], state)
+        if level == "low" and self._supported(state):
+            level = "medium"
         if not state.evidence and state.candidates:
             level = "low" if max(e.relevance for e in state.candidates) >= self._calibration.low else "insufficient"
         update: dict[str, object] = {"evidence_level": level}
@@ -172,35 +213,8 @@ class Executor:
         return update
 
 
-SUPPORT_MARGIN = 0.2
-
-
-def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
-    """For "latest"/"recent" questions: dated evidence within `years` of the newest one."""
-    dates = [e.date for e in evidence if e.date is not None]
-    if not dates:
-        return evidence
-    newest = max(dates)
-    oldest = newest.replace(year=newest.year - years, day=min(newest.day, 28))
-    return [e for e in evidence if e.date is None or e.date >= oldest]
-
-
-def _strength(evidence: list[Evidence]) -> float:
-    top = sorted((e.relevance for e in evidence), reverse=True)[:3]
-    return sum(top) / len(top) if top else 0.0
-
-
-def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
-    """The candidates that support an answer: above the floor and near the best one.
-
-    Unrelated neighbours of one strong passage are kept as candidates (shown as "best
-    low-relevance matches") but are not evidence, so they do not drag the evidence level down.
-    """
-    if not candidates:
-        return []
-    best = max(e.relevance for e in candidates)
-    cut = max(floor, best - SUPPORT_MARGIN)
-    return [e for e in candidates if e.relevance >= cut]
+def _top_text(evidence: list[Evidence]) -> str:
+    return " ".join(f"{e.title} {e.section or ''} {e.text}" for e in evidence[:3])
 
 
 def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
@@ -211,7 +225,8 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     if plan is None:
         return None
     dated = plan.date_start is not None or plan.date_end is not None
-    if dated and state.date_filter and "relax_filters" not in state.recoveries:
+    narrowed = dated or state.steering.doc_ids is not None
+    if narrowed and state.date_filter and "relax_filters" not in state.recoveries:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"

@@ -11,7 +11,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from core.calibration import Calibration
-from core.contracts import Budgets, OrchestrationResult, Turn
+from core.contracts import Budgets, OrchestrationResult, SearchFilters, Turn
 from core.errors import GuardrailsViolationError
 from core.llm.gateway import LlmGateway
 from core.orchestrator.answer import AnswerWriter
@@ -24,6 +24,7 @@ from core.orchestrator.respond import build_result
 from core.orchestrator.state import GraphState
 from core.orchestrator.structured import StructuredPlanner
 from core.ports import Clock, Embedder, ProgressCallback, Reranker, ResultSetStore, SearchBackend
+from core.text import words
 
 Update = dict[str, Any]
 Node = Callable[[GraphState], Awaitable[Update]]
@@ -47,6 +48,8 @@ class AnswerGraph:
         llm: LlmGateway | None = None,
     ) -> None:
         llm = llm or LlmGateway()
+        self._backend = backend
+        self._embedder = embedder
         self._executor = Executor(
             backend=backend,
             embedder=embedder,
@@ -57,7 +60,11 @@ class AnswerGraph:
             reranker_configured=reranker_configured,
         )
         self._planner = Planner(
-            backend=backend, structured=StructuredPlanner(backend=backend, embedder=embedder), llm=llm
+            backend=backend,
+            embedder=embedder,
+            calibration=calibration,
+            structured=StructuredPlanner(backend=backend, embedder=embedder),
+            llm=llm,
         )
         self._recovery = Recovery(llm=llm)
         self._writer = AnswerWriter(embedder=embedder, calibration=calibration, llm=llm)
@@ -123,16 +130,33 @@ class AnswerGraph:
         graph.add_edge("recover", "retrieve")
         graph.add_edge("synthesize", "validate_citations")
         graph.add_conditional_edges("validate_citations", _after_validate, ["reflect", "respond"])
-        graph.add_edge("reflect", "respond")
+        graph.add_conditional_edges("reflect", self._after_reflect, ["recover", "respond"])
         graph.add_edge("respond", END)
         return graph
 
     async def _intake(self, state: GraphState) -> Update:
         try:
             today = self._clock.now().date()
-            return {"intake": run_intake(state.turn.text, today=today, last_query=state.history)}
+            intake = run_intake(state.turn.text, today=today, last_query=state.history)
         except GuardrailsViolationError as exc:
             return {"guardrail": (exc.reason, exc.safe_reply)}
+        wordy = intake.coherence == "coherent" and intake.intent not in ("chit_chat", "command")
+        if wordy and not await self._has_known_word(intake.normalized_query, state):
+            intake = intake.model_copy(
+                update={
+                    "coherence": "incoherent",
+                    "coherence_reason": "none of its words is in the documents or the model's vocabulary",
+                }
+            )
+        return {"intake": intake}
+
+    async def _has_known_word(self, text: str, state: GraphState) -> bool:
+        """A word the model's tokenizer knows whole, or (checked only when none) one the index holds."""
+        candidates = [w for w in words(text) if len(w) >= 2 and any(c.isalpha() for c in w)]
+        if not candidates or self._embedder.known_words(candidates):
+            return True
+        vector = await self._embedder.embed([text])
+        return bool(await self._backend.search_text(text, SearchFilters(collections=state.collections), 1, vector))
 
     def _after_evaluate(self, state: GraphState) -> Literal["synthesize", "recover", "probe", "respond"]:
         if state.errors:
@@ -142,6 +166,11 @@ class AnswerGraph:
         if self._recovery.next_step(state):
             return "recover"
         return "probe" if self._probe_enabled and state.collections is not None else "respond"
+
+    def _after_reflect(self, state: GraphState) -> Literal["recover", "respond"]:
+        """An answer the support gate withholds gets the next recovery step (another route) first."""
+        unsupported = state.reflection is not None and state.reflection.unsupported
+        return "recover" if unsupported and not state.errors and self._recovery.next_step(state) else "respond"
 
     async def _respond(self, state: GraphState) -> Update:
         result = build_result(state, self._clock)

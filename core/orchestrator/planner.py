@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from core.calibration import Calibration
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
+from core.knowledge import SearchHit
 from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
+from core.orchestrator.steering import steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
-from core.ports import SearchBackend
+from core.orchestrator.support import content_terms, support_score, term_share
+from core.ports import Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
+
+# The structured route answers alone only when its query covers at least this share of the
+# question's content words; otherwise rows can only join the text evidence.
+STRUCTURED_COVERAGE = 0.5
 
 
 def build_plan(intake: IntakeResult) -> ExecutionPlan:
@@ -32,10 +40,20 @@ class Planner:
     rule-based plan stays the fallback.
     """
 
-    def __init__(self, *, backend: SearchBackend, structured: StructuredPlanner, llm: LlmGateway | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        backend: SearchBackend,
+        embedder: Embedder,
+        calibration: Calibration,
+        structured: StructuredPlanner,
+        llm: LlmGateway,
+    ) -> None:
         self._backend = backend
+        self._calibration = calibration
+        self._embedder = embedder
         self._structured = structured
-        self._llm = llm or LlmGateway()
+        self._llm = llm
 
     async def plan(self, state: GraphState) -> dict[str, object]:
         """The route, its ordered fallbacks, the reason, and the structured query if any."""
@@ -48,6 +66,9 @@ class Planner:
             )
             return {"route": route, "plan": plan}
         filters = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
+        # The one embedding of the question this turn: every later stage reads it from the state.
+        vector = await self._embedder.embed([plan.revised_query])
+        steering = await steer(plan.revised_query, self._backend, filters, vector)
         stats = await self._backend.stats(filters)
         inventory = ", ".join(f"{n} {c}" for c, n in sorted(stats.categories.items())) or "no documents"
         coverage = f"annotation coverage {stats.annotation_coverage:.0%} of {stats.documents} documents ({inventory})"
@@ -64,8 +85,18 @@ class Planner:
             # A question about rows, numbers or aggregates, or one that names a field ("rated power").
             if (wants_rows or structured.named_fields) and (query.label_terms() or query.text or query.numeric):
                 matches = await self._structured.count(query, filters)
+        if structured is not None and matches:
+            matches, why = await self._rows_or_text(intake.normalized_query, structured, matches, filters, vector)
+            if why:
+                coverage = f"{why}; {coverage}"
         route = _rule_route(intake, structured, matches, wants_rows, coverage, bool(stats.annotated_documents))
-        update: dict[str, object] = {"route": route, "plan": plan, "structured": structured}
+        update: dict[str, object] = {
+            "route": route,
+            "plan": plan,
+            "structured": structured,
+            "query_vector": vector,
+            "steering": steering,
+        }
         if self._llm.enabled:
             offered = (["structured"] if matches else []) + ["hybrid", "long_text"]
             messages = route_prompt.messages(
@@ -90,6 +121,30 @@ class Planner:
                     reason=f"LLM router: {choice.reason}; {coverage}",
                 )
         return update
+
+    async def _rows_or_text(
+        self, question: str, structured: StructuredQuery, matches: int, filters: SearchFilters, vector: Embeddings
+    ) -> tuple[int, str | None]:
+        """Text evidence is the baseline: rows replace it only when they support the question better."""
+        coverage = structured.coverage(question)
+        if coverage <= STRUCTURED_COVERAGE:
+            return 0, f"{matches} structured matches cover {coverage:.0%} of the question: text evidence instead"
+        # Rows meet every explicit filter; what they lack is the share of the question they did not understand.
+        rows = support_score(coverage, 1.0)
+        hits = await self._backend.search_hybrid(question, vector, filters, 10)
+        text = _text_support(question, hits, self._calibration)
+        if text > rows:
+            return 0, f"text evidence supports the question better than {matches} rows ({text:.2f} > {rows:.2f})"
+        return matches, None
+
+
+def _text_support(question: str, hits: list[SearchHit], calibration: Calibration) -> float:
+    """How well the top text hits support the question (the support measure, before an answer exists)."""
+    top = hits[:3]
+    if not top:
+        return 0.0
+    text = " ".join(f"{h.segment.title} {h.segment.section or ''} {h.segment.text}" for h in top)
+    return support_score(term_share(content_terms(question), text), calibration.calibrated(top[0].cosine))
 
 
 def _rule_route(

@@ -122,6 +122,17 @@ def decide(state: GraphState) -> Outcome:
             why,
             "Name a document, product or date range to narrow the search.",
         )
+    if reflection is not None and reflection.unsupported:
+        return Outcome(
+            "LOW_CONFIDENCE",
+            "clarify",
+            "uncertainty",
+            "success",
+            "confidence_too_low_clarify",
+            replies.uncertainty(queries, state.candidates, state.rounds),
+            "support gate: " + reflection.unsupported,
+            "Name a document, product or date range to narrow the search.",
+        )
     if state.choices is not None and state.table is not None and state.table.total > OVERFLOW_CLARIFY_ROWS:
         return Outcome(
             "SUCCESS",
@@ -200,9 +211,14 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         coverage=reflection.coverage if reflection else Coverage(),
         table=state.table if outcome.kind in ("answer", "clarification") else None,
         overflow=state.overflow if outcome.kind in ("answer", "clarification") else 0,
+        choices=_choices(state) if outcome.final_reason == "overflow_clarify" else [],
         errors=state.errors,
         timings=state.timings,
     )
+
+
+def _choices(state: GraphState) -> list[str]:
+    return [value for value, _ in state.choices[1] if value] if state.choices else []
 
 
 def _fallback_confidence(state: GraphState) -> float:

@@ -165,6 +165,10 @@ class TurnService:
         """A person's 👍/👎 on a turn's answer, stored against its decision; False for an unknown turn."""
         return await self._decisions.add_feedback(turn_id, Feedback(value=value, user=user, at=self._clock.now()))
 
+    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
+        """The turn a posted reply answered, from the reply's platform id."""
+        return await self._ledger.turn_for_reply(platform, reply_id)
+
     async def delivered(self, turn_id: str, reply_id: str | None) -> None:
         """The platform posted the reply: the turn is answered."""
         await self._ledger.mark_answered(turn_id, self._clock.now(), reply_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,7 @@ from core.contracts import (
     TableResult,
     Turn,
 )
+from core.orchestrator.steering import Steering
 from core.orchestrator.structured import StructuredQuery
 
 
@@ -58,6 +59,7 @@ class Reflection(BaseModel):
     applicability_note: str | None = None
     uncertainty_note: str | None = None
     coverage: Coverage = Field(default_factory=Coverage)
+    unsupported: str | None = None  # why the support gate withholds the answer
 
 
 RecoveryStep = Literal["relax_filters", "next_route", "reformulate"]
@@ -79,6 +81,8 @@ class GraphState(BaseModel):
     route: RouteDecision | None = None
     plan: ExecutionPlan | None = None
     structured: StructuredQuery | None = None
+    query_vector: Any = None  # `Embeddings` of the revised query, embedded once per turn (plan)
+    steering: Steering = Field(default_factory=Steering)
     date_filter: bool = True
     recoveries: list[RecoveryStep] = Field(default_factory=list)
     hyde: str | None = None  # a hypothetical passage the vector leg searches by (reformulation)

@@ -9,6 +9,7 @@ from pydantic import Field
 from core.contracts import Contract, IntakeResult, SearchFilters
 from core.knowledge import AggregateFunction, AnnotationQuery, NumericFilter
 from core.orchestrator.intake import UNIT_LABELS
+from core.orchestrator.support import REQUEST_WORDS, content_terms
 from core.ports import Embedder, SearchBackend
 from core.text import normalize_label, term_root
 
@@ -73,6 +74,15 @@ class StructuredQuery(Contract):
     group_by: str | None = None
     notes: list[str] = Field(default_factory=list)
     named_fields: list[str] = Field(default_factory=list)
+    unmatched: list[str] = Field(default_factory=list)
+
+    def coverage(self, question: str) -> float:
+        """The share of the question's content words this query understood (as a field, value or number)."""
+        terms = content_terms(question)
+        if not terms:
+            return 1.0
+        missed = {term_root(t) for t in self.unmatched}
+        return sum(term_root(t) not in missed for t in terms) / len(terms)
 
 
 class StructuredPlanner:
@@ -97,10 +107,16 @@ class StructuredPlanner:
         labels: list[str] = []
         text: list[str] = []
         notes: list[str] = []
+        unmatched: list[str] = []
         constraint_words = {w.lower() for n in intake.signals.numbers for w in re.findall(r"[\w$€]+", n.text)}
         for word in intake.signals.key_terms:
             term = _FIELD_WORDS.get(word, word)
-            if (term.isdigit() and len(term) == 4) or term in _GENERIC or word in constraint_words:
+            if (
+                (term.isdigit() and len(term) == 4)
+                or term in _GENERIC
+                or term in REQUEST_WORDS
+                or word in constraint_words
+            ):
                 continue
             _, matched = await self._count(AnnotationQuery(labels=[term]), filters)
             lexical = any(_lexically(term, label) for label in matched)
@@ -109,10 +125,11 @@ class StructuredPlanner:
                 labels.append(term)
             elif values:
                 text.append(term)
-            elif matched and len(term) <= ABBREVIATION:
-                labels.append(term)  # "qty": an abbreviation matched by meaning
+            elif matched and len(term) <= ABBREVIATION and not self._embedder.known_words([term]):
+                labels.append(term)  # "qty": an abbreviation (no word of its own) matched by meaning
             else:
                 notes.append(f"“{term}” matches no field or value")
+                unmatched.append(word)
         numeric = [await self._numeric(n.label, n.operator, n.value, n.unit, filters) for n in intake.signals.numbers]
         numeric_labels = {normalize_label(f.label) for f in numeric if f.label}
         labels = [label for label in labels if normalize_label(label) not in numeric_labels]
@@ -131,6 +148,7 @@ class StructuredPlanner:
             group_by=group_by,
             notes=notes,
             named_fields=named_fields + [n.label for n in numeric if n.label],
+            unmatched=unmatched,
         )
 
     async def _numeric(
@@ -157,8 +175,9 @@ class StructuredPlanner:
 
 
 def _lexically(term: str, label: str) -> bool:
+    """The term is one of the label's words ("weight" in "weight kg"), not just letters inside one."""
     target = normalize_label(term)
-    return target == label or target in label.split() or term_root(target) in label
+    return target == label or term_root(target) in {term_root(word) for word in label.split()}
 
 
 def aggregate_of(text: str) -> tuple[AggregateFunction | None, str | None]:

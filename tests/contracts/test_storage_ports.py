@@ -60,7 +60,7 @@ async def ports(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 def _turn(key: str = "slack:T1:C1:1700000000.000100") -> Turn:
     return Turn(
-        platform="slack",
+        platform=key.split(":", 1)[0],  # type: ignore[arg-type]
         tenant="T1",
         channel_key="slack:T1:C1",
         thread="1700000000.000100",
@@ -102,6 +102,19 @@ async def test_ledger_claims_a_message_once(ports: dict[str, Any]) -> None:
     await ledger.mark_answered(first.turn_id, NOW, "1700000001.000200")
     third = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(hours=1), 300)
     assert not third.claimed and third.status == "answered" and third.reply_id == "1700000001.000200"
+
+
+async def test_ledger_finds_a_turn_by_its_replys_platform_id(ports: dict[str, Any]) -> None:
+    conversation = await ports["conversations"].open(KEY, NOW)
+    ledger = ports["ledger"]
+    first = await ledger.claim(_turn("teams:activity-7"), conversation.conversation_id, NOW, 300)
+    other = await ledger.claim(_turn("teams:activity-8"), conversation.conversation_id, NOW, 300)
+    await ledger.mark_answered(first.turn_id, NOW, "reply-7")
+    await ledger.mark_answered(other.turn_id, NOW, "reply-8")
+    assert await ledger.turn_for_reply("teams", "reply-7") == first.turn_id
+    assert await ledger.turn_for_reply("teams", "reply-8") == other.turn_id
+    assert await ledger.turn_for_reply("teams", "reply-9") is None
+    assert await ledger.turn_for_reply("slack", "reply-7") is None
 
 
 async def test_ledger_concurrent_claims_have_one_winner(ports: dict[str, Any]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import time
@@ -63,7 +64,7 @@ async def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> 
         while time.monotonic() < deadline:
             assert process.poll() is None, log.read_text()
             try:
-                async with session.get(url + "/healthz") as response:
+                async with session.get(url + "/readyz") as response:
                     if response.status == 200:
                         return
             except aiohttp.ClientError:
@@ -99,6 +100,7 @@ async def served(data_dir: Path) -> AsyncIterator[Served]:
         "SLACK_BOT_TOKEN": "xoxb-test-token",
         "SLACK_SIGNING_SECRET": SECRET,
         "THREADWISE_SLACK_API_URL": slack.api_url,
+        "THREADWISE_PUBLIC_URL": f"http://127.0.0.1:{port}",
     }
     # A second server with a Teams app id: authentication enforced (own data dir, nothing ingested).
     secured_env = {
@@ -157,7 +159,8 @@ async def test_slack_mention_is_acked_fast_and_answered_in_its_thread_once(serve
     posts = await served.slack.wait_for("chat.postMessage")
     reply = posts[-1].body
     assert reply["channel"] == CHANNEL and reply["thread_ts"] == ts
-    assert "20 weeks" in reply["text"] and "[1]" in reply["text"] and "Sources" in reply["text"]
+    assert "20 weeks" in reply["text"] and "[1]" in reply["text"]
+    assert "*Sources*" in [e.get("text") for b in reply["blocks"] if b["type"] == "context" for e in b["elements"]]
     # Progress shown while working: a reaction added and removed on the asker's message.
     assert [c.body["timestamp"] for c in served.slack.named("reactions.add")][-1] == ts
     await served.slack.wait_for("reactions.remove")
@@ -350,8 +353,57 @@ async def test_teams_requires_a_token_when_an_app_id_is_set(served: Served) -> N
     assert status == 401
 
 
-async def test_healthz_reports_the_loaded_model(served: Served) -> None:
-    async with aiohttp.ClientSession() as session, session.get(served.url + "/healthz") as response:
+async def test_readyz_reports_the_loaded_model(served: Served) -> None:
+    async with aiohttp.ClientSession() as session, session.get(served.url + "/readyz") as response:
         body = json.loads(await response.text())
     assert response.status == 200 and body["ready"] is True
-    assert body["model"] == "all-MiniLM-L6-v2" and body["search_backend"]["segments"] > 0
+    checks = body["checks"]
+    assert checks["model"]["detail"]["name"] == "all-MiniLM-L6-v2"
+    assert checks["search_backend"]["detail"]["segments"] > 0 and checks["database"]["ok"]
+
+
+async def test_export_in_a_thread_answers_with_a_signed_link_that_curl_opens(served: Served) -> None:
+    root = "1763716400.000100"
+    before = len(served.slack.named("chat.postMessage"))
+    await _post_slack(served, slack_event(_mention(root, "List all tire receipts"), "Ev050"))
+    posts = await served.slack.wait_for("chat.postMessage", count=before + 1)
+    assert "101" in posts[-1].body["text"]
+    export = {
+        "type": "message",
+        "user": "U0ADA",
+        "text": "export",
+        "ts": "1763716460.000200",
+        "thread_ts": root,
+        "channel": CHANNEL,
+        "channel_type": "channel",
+    }
+    await _post_slack(served, slack_event(export, "Ev051"))
+    posts = await served.slack.wait_for("chat.postMessage", count=before + 2)
+    reply = posts[-1].body["text"]
+    link = re.search(re.escape(served.url) + r"/exports/[^\s>|]+\.csv", reply)
+    assert link, reply
+    code, body = await _curl(link.group(0))
+    assert code == 200
+    lines = body.splitlines()
+    assert lines[0].startswith("receipt_id,") and len(lines) == 102
+    code, _ = await _curl(link.group(0).replace("/exports/", "/exports/x"))  # a forged token
+    assert code == 403
+
+
+async def _curl(url: str) -> tuple[int, str]:
+    """GET with the real `curl` command: the status and the body."""
+    process = await asyncio.create_subprocess_exec(
+        "curl", "-s", "-w", "\n%{http_code}", url, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await process.communicate()
+    body, _, code = out.decode("utf-8").rpartition("\n")
+    return int(code), body
+
+
+async def test_metrics_count_the_served_turns(served: Served) -> None:
+    async with aiohttp.ClientSession() as session, session.get(served.url + "/metrics") as response:
+        text = await response.text()
+    assert response.status == 200
+    turns = [line for line in text.splitlines() if line.startswith("threadwise_turns_total{")]
+    assert any('platform="slack"' in line and 'outcome="answer"' in line for line in turns), turns
+    assert "threadwise_queue_depth 0.0" in text

@@ -1,4 +1,4 @@
-"""Every document type through ingestion; broken files reported; a 30-page PDF cited by page."""
+"""Every document type through ingestion; broken files reported; real filings read; a 30-page PDF cited by page."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from core.ingest.pipeline import Ingestor
 from core.orchestrator.graph import AnswerGraph
 from tests.documents import write_corrupt, write_delimited, write_docx, write_html, write_jsonl, write_pdf
 from tests.fakes import HashingEmbedder, InMemoryRegistry, InMemorySearchBackend
+from tests.pdf_documents import protect, with_large_array, write_filing, write_scan
 
 CLOCK = FixedClock(at=dt.datetime(2026, 11, 21, 9, 0))
 
@@ -50,6 +51,39 @@ async def test_good_files_go_in_and_broken_ones_are_reported(tmp_path: Path, exe
     assert set(failed) == {str(p) for p in broken.values()}
     assert all(reason for reason in failed.values())
     assert not report.ok
+
+
+async def test_a_folder_of_filings_goes_in_and_unreadable_pdfs_are_reported(
+    tmp_path: Path, executor: CpuExecutor
+) -> None:
+    source = write_filing(tmp_path / "filing.pdf", pages=3)
+    folder = tmp_path / "filings"
+    folder.mkdir()
+    good = write_filing(folder / "acme 2023 Q3.pdf", cover="Acme Turbines Inc. Third quarter report.")
+    restricted = protect(source, folder / "acme-restricted.pdf")
+    large = with_large_array(source, folder / "acme-large.pdf", "Backlog reached 4,210 units")
+    locked = protect(source, folder / "acme-locked.pdf", user_password="s3cret")
+    broken = folder / "acme-broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n1 0 obj<<>>\ngarbage without xref or pages")
+    scan = write_scan(folder / "acme-scan.pdf")
+    backend, registry = InMemorySearchBackend(), InMemoryRegistry()
+    report = await _ingestor(backend, HashingEmbedder(), executor, registry).ingest([folder])
+
+    assert sorted(report.added) == sorted(str(p) for p in (good, restricted, large))
+    assert dict(report.failed) == {
+        str(locked): "PdfUnreadable: the PDF needs a password to open (a user password is set); "
+        "save an unprotected copy to ingest it",
+        str(broken): "PdfUnreadable: not a readable PDF (the file is damaged or not a PDF)",
+        str(scan): "PdfUnreadable: no extractable text (a scanned PDF needs OCR first)",
+    }
+    dates = {Path(r.source_path).name: r.date for r in await registry.list_documents()}
+    assert dates == {
+        "acme 2023 Q3.pdf": dt.date(2023, 9, 30),
+        "acme-restricted.pdf": dt.date(2023, 6, 30),
+        "acme-large.pdf": dt.date(2023, 6, 30),
+    }
+    assert {s.page for s in backend.segments.values() if "Net revenue" in s.text} == {2, 3}
+    assert any("Backlog reached 4,210 units" in s.text and s.page == 1 for s in backend.segments.values())
 
 
 async def test_sync_removes_documents_whose_files_are_gone(tmp_path: Path, executor: CpuExecutor) -> None:

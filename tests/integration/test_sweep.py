@@ -5,17 +5,18 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator
-from types import SimpleNamespace
 
 import pytest
-from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
+from botbuilder.core import TurnContext
 from botbuilder.schema import Activity
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy import select
 
 from bots.edge import EdgeService
 from bots.maintenance import MAX_ATTEMPTS, Sweeper
+from bots.slack.convert import target_of
 from bots.slack.repost import SlackReposter, slack_reply_target
+from bots.teams.bot import TeamsEdge
 from bots.teams.repost import TeamsReposter, teams_reply_target
 from core.contracts import Turn
 from core.orchestrator.service import TurnService
@@ -63,7 +64,7 @@ def _slack_turn(ts: str, thread_ts: str | None = None) -> tuple[Turn, ReplyTarge
         text="What is the hotel limit?",
         received_at=T0,
     )
-    return turn, slack_reply_target(event)
+    return turn, slack_reply_target(target_of(event), direct=False)
 
 
 def _teams_turn(service_url: str, activity_id: str = "act-1") -> tuple[Turn, ReplyTarget]:
@@ -86,7 +87,8 @@ def _teams_turn(service_url: str, activity_id: str = "act-1") -> tuple[Turn, Rep
         is_direct=True,
         received_at=T0,
     )
-    return turn, teams_reply_target(Activity().deserialize(raw))
+    reference = TurnContext.get_conversation_reference(Activity().deserialize(raw))
+    return turn, teams_reply_target(reference, direct=True)
 
 
 async def _claim_and_die(
@@ -113,11 +115,10 @@ def _replica(
         decisions=parts["decisions"],  # type: ignore[arg-type]
     )
     edge = EdgeService(service=service, conversations=parts["conversations"])  # type: ignore[arg-type]
-    config = SimpleNamespace(APP_ID="", APP_PASSWORD="", APP_TYPE="MultiTenant", APP_TENANTID=None)
-    adapter = CloudAdapter(ConfigurationBotFrameworkAuthentication(config))
+    teams = TeamsEdge(edge=edge, app_id=None, app_password=None, app_type="MultiTenant", tenant_id=None)
     reposters = {
         "slack": SlackReposter(client=AsyncWebClient(token="xoxb-test", base_url=slack.api_url)),
-        "teams": TeamsReposter(adapter=adapter, app_id=""),
+        "teams": TeamsReposter(edge=teams),
     }
     return Sweeper(service=service, edge=edge, reposters=reposters)  # type: ignore[arg-type]
 

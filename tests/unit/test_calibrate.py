@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bots.evaluation.calibrate import fit_threshold
+from bots.evaluation.calibrate import fit_support, fit_threshold
+from core.calibration import Calibration
+from core.orchestrator.support import support_score
 
 
 def test_threshold_is_where_precision_is_reached() -> None:
@@ -14,3 +16,14 @@ def test_threshold_is_where_precision_is_reached() -> None:
 def test_no_threshold_without_enough_queries_or_precision() -> None:
     assert fit_threshold([(0.8, True)] * 5, 0.9) is None
     assert fit_threshold([(0.5, False)] * 30, 0.5) is None
+
+
+def test_support_threshold_keeps_nine_in_ten_answerable_queries() -> None:
+    levels = Calibration(model="m")
+    # Ten relevant top hits: the query's words found in each, with rising cosines.
+    answerable = [("parental leave weeks", "Parental leave lasts 20 weeks", 0.3 + 0.04 * i) for i in range(10)]
+    fitted = fit_support(answerable, levels)
+    scores = sorted(support_score(1.0, levels.calibrated(c)) for _, _, c in answerable)
+    assert fitted == scores[1]  # 9 of the 10 reach it
+    assert sum(s >= fitted for s in scores) == 9
+    assert fit_support(answerable[:5], levels) is None  # too few queries to fit

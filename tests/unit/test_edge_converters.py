@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from bots.presentation import source_parts
 from bots.slack import convert as slack
+from bots.slack import render
 from bots.teams import convert as teams
 from core.contracts import Citation
 from tests.servers import teams_activity
@@ -42,6 +44,28 @@ def test_slack_reply_in_thread_and_dm_keys() -> None:
     turn = slack.event_to_turn(dm, "T1")
     assert (turn.channel_key, turn.thread, turn.is_direct) == ("slack:T1:dm:U1", "dm", True)
     assert slack.target_of(dm).thread_ts is None
+    assistant = {**dm, "ts": "4.0", "thread_ts": "3.0"}  # a thread in the agent view
+    assert slack.event_to_turn(assistant, "T1").thread == "3.0"
+    assert slack.target_of(assistant) == slack.SlackTarget(
+        channel="D1", thread_ts="3.0", message_ts="4.0", assistant=True
+    )
+
+
+def test_slack_button_click_is_the_turn_typing_it_would_make() -> None:
+    body = {
+        "type": "block_actions",
+        "user": {"id": "U1", "team_id": "T1"},
+        "team": {"id": "T1"},
+        "channel": {"id": "C1"},
+        "container": {"type": "message", "message_ts": "5.0", "channel_id": "C1"},
+        "message": {"ts": "5.0", "thread_ts": "1.0"},
+    }
+    action = {"action_id": "threadwise_choice:0", "value": "2024", "action_ts": "1700000001.5"}
+    turn, target = slack.action_to_turn(body, action, "2024")
+    typed = slack.event_to_turn({"user": "U1", "text": "2024", "ts": "6.0", "thread_ts": "1.0", "channel": "C1"}, "T1")
+    assert (turn.channel_key, turn.thread, turn.user, turn.text) == (typed.channel_key, typed.thread, "U1", "2024")
+    assert turn.message_key == "slack:T1:C1:action:1700000001.5"
+    assert target == slack.SlackTarget(channel="C1", thread_ts="1.0", message_ts="5.0")
 
 
 def test_slack_only_people_are_answered() -> None:
@@ -68,8 +92,10 @@ def _citation(url: str | None) -> Citation:
 
 
 def test_slack_sources_link_to_the_document() -> None:
-    assert slack._source(_citation("https://x.example/h")) == "[1] <https://x.example/h|Handbook>, 2025-01-15, §Leave"
-    assert teams._source(_citation(None)) == "[1] Handbook, 2025-01-15, §Leave"
+    assert (
+        render.source_line(_citation("https://x.example/h")) == "[1] <https://x.example/h|Handbook>, 2025-01-15, §Leave"
+    )
+    assert source_parts(_citation(None), "Handbook") == "[1] Handbook, 2025-01-15, §Leave"
 
 
 def test_teams_channel_mention_is_removed_and_keys_are_canonical() -> None:

@@ -8,12 +8,11 @@ from zipfile import BadZipFile
 
 import pytest
 from docx.opc.exceptions import PackageNotFoundError
-from pypdf.errors import PdfReadError
 
 from adapters.loaders.docx import DocxLoader
 from adapters.loaders.html import HtmlLoader
 from adapters.loaders.markdown import MarkdownLoader
-from adapters.loaders.pdf import PdfLoader
+from adapters.loaders.pdf import PdfLoader, PdfUnreadable
 from adapters.loaders.tabular import DelimitedLoader, JsonLinesLoader
 from bots.bootstrap import all_loaders
 from tests.documents import write_corrupt, write_delimited, write_docx, write_html, write_jsonl, write_pdf
@@ -74,7 +73,7 @@ def test_markdown_tables_are_tables(tmp_path: Path) -> None:
 
 
 BROKEN = {
-    "pdf": PdfReadError,
+    "pdf": PdfUnreadable,
     "docx": (BadZipFile, PackageNotFoundError),
     "csv": ValueError,
     "jsonl": ValueError,

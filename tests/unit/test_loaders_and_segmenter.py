@@ -40,14 +40,14 @@ def test_markdown_title_from_h1_and_date_from_file_name(tmp_path: Path) -> None:
     assert doc.title == "Hybrid work" and doc.date == dt.date(2023, 6, 15)
 
 
-def test_text_loader_paragraphs_and_file_date(tmp_path: Path) -> None:
+def test_text_loader_paragraphs_and_no_modification_date(tmp_path: Path) -> None:
     path = tmp_path / "it_onboarding.txt"
     path.write_text("First paragraph\nstill first.\n\nSecond paragraph.\n", encoding="utf-8")
     stamp = dt.datetime(2022, 3, 4, 12, tzinfo=dt.UTC).timestamp()
     os.utime(path, (stamp, stamp))
     doc = TextLoader().load(path)
     assert doc.title == "It onboarding"
-    assert doc.date == dt.date(2022, 3, 4)
+    assert doc.date is None  # a file's modification time is not the document's date
     assert [b.text for b in doc.blocks] == ["First paragraph\nstill first.", "Second paragraph."]
 
 

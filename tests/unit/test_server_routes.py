@@ -26,8 +26,13 @@ async def test_not_ready_until_the_model_is_loaded(started: tuple[ServerState, s
     state, url = started
     async with aiohttp.ClientSession() as session:
         async with session.get(url + "/healthz") as response:
-            assert response.status == 503
+            assert response.status == 200  # alive while loading
             assert (await response.json())["detail"].startswith("starting")
+        async with session.get(url + "/readyz") as response:
+            assert response.status == 503
+            assert (await response.json())["failing"] == ["startup"]
+        async with session.get(url + "/exports/anything.csv") as response:
+            assert response.status == 503
         async with session.post(url + "/slack/events", data="{}") as response:
             assert response.status == 503
         async with session.post(url + "/api/messages", json={}) as response:
@@ -38,3 +43,11 @@ async def test_not_ready_until_the_model_is_loaded(started: tuple[ServerState, s
         async with session.post(url + "/slack/events", data="{}") as response:
             assert response.status == 404
             assert "SLACK_BOT_TOKEN" in (await response.json())["error"]
+
+
+async def test_readyz_says_shutting_down_while_draining(started: tuple[ServerState, str]) -> None:
+    state, url = started
+    state.ready, state.stopping, state.detail = False, True, "shutting down"
+    async with aiohttp.ClientSession() as session, session.get(url + "/readyz") as response:
+        assert response.status == 503
+        assert (await response.json())["failing"] == ["shutdown"]

@@ -1,0 +1,81 @@
+"""Which retrieved passages count as evidence: relevance margins, versions of a document, named ids."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from core.contracts import Evidence
+from core.orchestrator.steering import Name
+from core.orchestrator.support import mentions
+
+SUPPORT_MARGIN = 0.2
+# The evidence level is the mean of the best relevances within this margin of the best one.
+LEVEL_MARGIN = 0.1
+# Dates (2024-01-10, 2024 01 10, 20240110), years, and quarters or halves in a title.
+_DATED = re.compile(
+    r"\b(?:19|20)\d{2}[-_ /.]\d{1,2}[-_ /.]\d{1,2}\b|\b(?:19|20)\d{6}\b|\b(?:19|20)\d{2}\b|\b(?:q[1-4]|h[12]|fy)\b"
+)
+
+
+def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
+    """For "latest"/"recent" questions: dated evidence within `years` of the newest one."""
+    dates = [e.date for e in evidence if e.date is not None]
+    if not dates:
+        return evidence
+    newest = max(dates)
+    oldest = newest.replace(year=newest.year - years, day=min(newest.day, 28))
+    return [e for e in evidence if e.date is None or e.date >= oldest]
+
+
+def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) -> list[Evidence]:
+    """Passages that name every id the question names ("E04") are relevant at least at `floor`.
+
+    An embedding hardly tells "E04" from "E05"; the literal id is the stronger evidence.
+    """
+    raised = [
+        e.model_copy(update={"relevance": max(e.relevance, floor)})
+        if all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers)
+        else e
+        for e in evidence
+    ]
+    return sorted(raised, key=lambda e: -e.relevance)
+
+
+def newest_versions(evidence: list[Evidence]) -> list[Evidence]:
+    """Evidence from the newest of each document's dated versions (titles equal but for their dates)."""
+    newest: dict[str, dt.date] = {}
+    for item in evidence:
+        if item.date is not None:
+            family = version_family(item.title)
+            newest[family] = max(newest.get(family, item.date), item.date)
+    return [e for e in evidence if e.date is None or e.date >= newest[version_family(e.title)]]
+
+
+def versions_of_years(evidence: list[Evidence], years: list[int]) -> list[Evidence]:
+    """Of a document's dated versions, those of the years asked, when the evidence has one."""
+    wanted = {version_family(e.title) for e in evidence if e.date is not None and e.date.year in years}
+    return [e for e in evidence if e.date is None or e.date.year in years or version_family(e.title) not in wanted]
+
+
+def version_family(title: str) -> str:
+    """A title without its dates, years and quarters: what the versions of one document share."""
+    return " ".join(_DATED.sub(" ", title.lower()).split())
+
+
+def strength(evidence: list[Evidence]) -> float:
+    top = sorted((e.relevance for e in evidence), reverse=True)[:3]
+    return sum(top) / len(top) if top else 0.0
+
+
+def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
+    """The candidates that support an answer: above the floor and near the best one.
+
+    Unrelated neighbours of one strong passage are kept as candidates (shown as "best
+    low-relevance matches") but are not evidence, so they do not drag the evidence level down.
+    """
+    if not candidates:
+        return []
+    best = max(e.relevance for e in candidates)
+    cut = max(floor, best - SUPPORT_MARGIN)
+    return [e for e in candidates if e.relevance >= cut]
