@@ -50,7 +50,8 @@ QUESTIONS = [
     "Who approves travel expenses?",
     "What is the notice period?",
 ]
-NOTICE_WORDS = ("busy", "queued", "you are", "rate")  # short notices before an answer, not answers
+NOTICE = "in line"  # "you are 5th in line": a queued turn's notice before its answer (bots/replies.py)
+TURNED_AWAY = ("too busy", "questions in the last minute")  # the final reply of a turn not answered
 
 
 def _free_port() -> int:
@@ -138,19 +139,17 @@ async def _wait_ready(url: str, process: asyncio.subprocess.Process) -> None:
     raise SystemExit("threadwise serve never became ready")
 
 
-def _answers(slack: SlackApiServer, connector: BotConnectorServer) -> tuple[Counter[str], Counter[str]]:
-    """Answer posts per Slack thread and per Teams conversation (notices left out)."""
-    slack_posts = Counter(
-        str(c.body.get("thread_ts"))
-        for c in slack.named("chat.postMessage")
-        if not any(w in str(c.body.get("text", "")).lower()[:80] for w in NOTICE_WORDS)
-    )
-    teams_posts = Counter(
-        c.path  # one conversation per activity: the proactive reply's replyToId is not the activity
-        for c in connector.calls
-        if c.method == "message" and not any(w in str(c.body.get("text", "")).lower()[:80] for w in NOTICE_WORDS)
-    )
-    return slack_posts, teams_posts
+def _replies(slack: SlackApiServer, connector: BotConnectorServer) -> tuple[Counter[str], Counter[str], int, int]:
+    """Final replies per Slack thread and per Teams conversation, how many were "busy" or "too many"
+    replies rather than answers, and how many queue notices were posted (notices are not replies)."""
+    posts = [(str(c.body.get("thread_ts")), str(c.body.get("text", ""))) for c in slack.named("chat.postMessage")]
+    posts += [(c.path, str(c.body.get("text", ""))) for c in connector.calls if c.method == "message"]
+    notices = sum(NOTICE in text for _, text in posts)
+    final = [(where, text) for where, text in posts if NOTICE not in text]
+    turned_away = sum(any(t in text for t in TURNED_AWAY) for _, text in final)
+    slack_final = Counter(where for where, _ in final if not where.startswith("a:"))
+    teams_final = Counter(where for where, _ in final if where.startswith("a:"))
+    return slack_final, teams_final, turned_away, notices
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -165,6 +164,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     env |= {"SLACK_BOT_TOKEN": "xoxb-load", "SLACK_SIGNING_SECRET": SECRET, "THREADWISE_SLACK_API_URL": slack.api_url}
+    env |= {"THREADWISE_RATE_LIMIT_PER_MINUTE": str(args.rate_limit)}
+    if args.queue_size is not None:
+        env |= {"THREADWISE_TURN_QUEUE_SIZE": str(args.queue_size)}
     log = (data / "serve.log").open("wb")
     server = await asyncio.create_subprocess_exec(
         "threadwise", "serve", "--host", "127.0.0.1", "--port", str(port), env=env, stdout=log, stderr=log
@@ -207,34 +209,38 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             )
             expected = len(slack_turns) + len(activities)
             while time.monotonic() - started < args.deadline:
-                slack_posts, teams_posts = _answers(slack, connector)
+                slack_posts, teams_posts, _, _ = _replies(slack, connector)
                 if len(slack_posts) + len(teams_posts) >= expected:
                     break
                 await asyncio.sleep(0.5)
             answered_at = time.monotonic()
             sampling.cancel()
-        slack_posts, teams_posts = _answers(slack, connector)
+        slack_posts, teams_posts, turned_away, notices = _replies(slack, connector)
         rss_now, rss_peak = _rss_kib(server.pid)
     finally:
         server.terminate()
         await asyncio.wait_for(server.wait(), timeout=120)
         await slack.stop()
         await connector.stop()
-    answered = len(set(slack_posts) & slack_turns) + len(teams_posts)
+    replied = len(set(slack_posts) & slack_turns) + len(teams_posts)
     slack_ms = [ms for _, ms in slack_acks]
     teams_ms = [ms for _, ms in teams_acks]
     return {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU, Python {platform.python_version()}",
         "slack_deliveries": len(deliveries),
         "slack_rate_per_s": args.rate or "all at once",
+        "queue_size": args.queue_size or "default",
+        "rate_limit_per_minute": args.rate_limit,
         "slack_turns": len(slack_turns),
         "teams_activities": len(activities),
         "slack_ack_ms": {"p50": round(_percentile(slack_ms, 0.5), 1), "p99": round(_percentile(slack_ms, 0.99), 1)},
         "slack_ack_statuses": dict(Counter(status for status, _ in slack_acks)),
         "teams_ack_ms": {"p50": round(_percentile(teams_ms, 0.5), 1), "p99": round(_percentile(teams_ms, 0.99), 1)},
         "teams_ack_statuses": dict(Counter(status for status, _ in teams_acks)),
-        "answered": answered,
-        "answers_per_minute": round(answered / max(answered_at - started, 1e-9) * 60, 1),
+        "replied": replied,
+        "turned_away": turned_away,
+        "queue_notices": notices,
+        "replies_per_minute": round(replied / max(answered_at - started, 1e-9) * 60, 1),
         "seconds_to_last_answer": round(answered_at - started, 1),
         "duplicates": sum(n - 1 for n in slack_posts.values() if n > 1)
         + sum(n - 1 for n in teams_posts.values() if n > 1),
@@ -273,6 +279,8 @@ def main() -> None:
     parser.add_argument("--teams", type=int, default=100, help="concurrent Teams activities")
     parser.add_argument("--deadline", type=float, default=900.0, help="seconds to wait for every answer")
     parser.add_argument("--rate", type=float, default=0.0, help="Slack deliveries per second (0: all at once)")
+    parser.add_argument("--queue-size", type=int, help="THREADWISE_TURN_QUEUE_SIZE (default: the product's)")
+    parser.add_argument("--rate-limit", type=int, default=0, help="THREADWISE_RATE_LIMIT_PER_MINUTE (0: off)")
     parser.add_argument("--data-dir", help="a data directory with the sample corpus already ingested")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 
