@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 
 from adapters.annotations.extract import Annotator
-from adapters.annotations.units import UnitNormalizer
+from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
 from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
 from adapters.llm.factory import LlmConfigError, build_chat_models
 from adapters.loaders.docx import DocxLoader
@@ -72,6 +72,7 @@ class App:
     exporter: CsvExporter
     export_links: ExportLinks
     llm: LlmGateway
+    quantities: UnitQuantityReader
 
     async def close(self) -> None:
         """Release the backend, the database and the executor."""
@@ -218,11 +219,14 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
     if settings.reranker_model:
         reranker = await CrossEncoderReranker.load(name=settings.reranker_model, executor=executor)
     llm = LlmGateway(models, timeout_s=settings.llm_timeout_s)
+    units = UnitNormalizer()  # one normaliser for the documents' quantities and the questions'
+    quantities = UnitQuantityReader(units=units)
     graph = AnswerGraph(
         backend=backend,
         embedder=embedder,
         calibration=calibration,
         clock=clock,
+        quantities=quantities,
         result_sets=storage.result_sets,
         reranker=reranker,
         reranker_configured=bool(settings.reranker_model),
@@ -238,7 +242,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
     service = build_turn_service(settings, storage, graph, exporter=exporter, embedder=embedder, llm=llm, clock=clock)
     ingestor = Ingestor(
         loaders=all_loaders(),
-        annotator=Annotator(units=UnitNormalizer()),
+        annotator=Annotator(units=units),
         embedder=embedder,
         backend=backend,
         registry=storage.registry,
@@ -259,4 +263,5 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
         exporter=exporter,
         export_links=export_links,
         llm=llm,
+        quantities=quantities,
     )

@@ -7,6 +7,7 @@ Concrete implementations live in `adapters/` and `storage/` and are built only i
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -54,6 +55,28 @@ class Annotator(Protocol):
     def annotate(
         self, document: LoadedDocument, record: DocumentRecord, segments: Sequence[Segment]
     ) -> list[Annotation]: ...
+
+
+@dataclass(frozen=True)
+class FoundQuantity:
+    """A number in a text and its unit, normalised as the documents' quantities are.
+
+    `unit` is `m`, `kg`, `W`, a currency code (`EUR`, `USD`, `GBP`) or `%`, and None for a bare
+    number; `dimension` names its kind (`length`, `mass`, `power`, `currency`, `percent`).
+    `start` and `end` are the span of the number and its unit in the text.
+    """
+
+    start: int
+    end: int
+    value: float
+    unit: str | None = None
+    dimension: str | None = None
+
+
+class QuantityReader(Protocol):
+    """Finds numbers and quantities ("1,134 mm", "£40", "16 oz") in a text, normalised."""
+
+    def find(self, text: str) -> list[FoundQuantity]: ...
 
 
 class Clock(Protocol):

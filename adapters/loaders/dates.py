@@ -14,9 +14,10 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-import threading
 
 import dateparser
+
+from core.understanding import DATEPARSER_LOCK
 
 OPENING_CHARS = 2000
 """How much of a document's opening text is searched for a reporting period."""
@@ -54,9 +55,8 @@ _PERIOD_IN_WORDS = re.compile(
 )
 _PDF_DATE = re.compile(r"^(?:D:)?(\d{4})(\d{2})?(\d{2})?")
 
-# dateparser keeps shared state and is documented as not thread-safe (scrapinghub/dateparser#441);
-# loaders run on the executor's threads.
-_DATEPARSER = threading.Lock()
+# dateparser is not thread-safe (scrapinghub/dateparser#441); loaders run on the executor's
+# threads while questions are read on the event loop: one lock for the process, the core's.
 _SETTINGS = {"PREFER_DAY_OF_MONTH": "last", "REQUIRE_PARTS": ["month", "year"], "RETURN_AS_TIMEZONE_AWARE": False}
 
 
@@ -66,7 +66,7 @@ def _month_end(year: int, month: int) -> dt.date:
 
 def parse_phrase(phrase: str) -> dt.date | None:
     """A date phrase ("June 30, 2023", "30 September 2025", "Sept. 2025") read by dateparser."""
-    with _DATEPARSER:
+    with DATEPARSER_LOCK:
         parsed = dateparser.parse(" ".join(phrase.split()), languages=["en"], settings=_SETTINGS)
     return parsed.date() if parsed else None
 

@@ -154,6 +154,7 @@ class BehaviorRunner:
             embedder=app.embedder,
             calibration=app.calibration,
             clock=app.clock,
+            quantities=app.quantities,
             result_sets=app.storage.result_sets,
             reranker=None,
             reranker_configured=True,

@@ -90,6 +90,8 @@ async def calibrate(app: App, folder: Path, *, split: str = "dev") -> tuple[Cali
         "queries": len(points),
         "answerable": sum(a for _, a in points),
         "fitted": fitted | {"support": calibration.support},
+        # The shipped default: the gate's threshold under the default evidence thresholds.
+        "support_at_default_levels": round(fit_support(answerable_tops, default) or default.support, 3),
         "calibration": calibration.model_dump(),
     }
     return calibration, report

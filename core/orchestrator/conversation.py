@@ -11,6 +11,7 @@ from typing import Literal
 from core.contracts import OrchestrationResult
 from core.records import ConversationState, PendingClarification, ThreadMemory
 from core.text import split_sentences, words
+from core.understanding import DATE_PHRASE, is_date_word
 
 Command = Literal["more", "export", "new_topic"]
 DM_SILENCE = dt.timedelta(minutes=30)
@@ -23,17 +24,6 @@ _COMMANDS: list[tuple[re.Pattern[str], Command]] = [
     (re.compile(r"^(new topic|start over|reset)[.!]?$", re.I), "new_topic"),
 ]
 _FILLER = {"only", "just", "the", "for", "in", "from", "please", "and", "of", "what", "about", "then", "ok", "okay"}
-_DATE_WORD = re.compile(
-    r"^(19[5-9]\d|20\d{2}|q[1-4]|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)$",
-    re.I,
-)
-
-
-_DATE_PHRASE = re.compile(
-    r"\b(?:in|from|during|for|since|before|after)?\s*(?:q[1-4]\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+)?"
-    r"(?:19[5-9]\d|20\d{2})\b|\b(?:last|this|previous)\s+(?:year|quarter|month)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -64,8 +54,8 @@ def prepare(text: str, state: ConversationState, user: str, now: dt.datetime, is
     recent = memory.asked_at is not None and now - memory.asked_at <= RESUME_WINDOW
     if memory.last_question and memory.last_user == user and recent and _constraint_only(text, memory.pending):
         base = memory.last_question
-        if any(_DATE_WORD.match(w) for w in words(text)):
-            base = _DATE_PHRASE.sub(" ", base)  # a new date replaces the old one
+        if any(is_date_word(w) for w in words(text)):
+            base = DATE_PHRASE.sub(" ", base)  # a new date replaces the old one
         merged = " ".join(f"{base.rstrip(' ?.!')} {text.strip()}".split())
         return Prepared(command=None, question=merged, refined=True, reset=reset)
     return Prepared(command=None, question=text, refined=False, reset=reset)
@@ -80,7 +70,7 @@ def _constraint_only(text: str, pending: PendingClarification | None) -> bool:
     if not 1 <= len(tokens) <= 3:
         return False
     starts = stripped.lower().split(" ", 1)[0] in ("only", "just")
-    dated = any(_DATE_WORD.match(t) for t in tokens)
+    dated = any(is_date_word(t) for t in tokens)
     named = all(t[:1].isupper() or t.isupper() for t in tokens)
     return starts or dated or (named and pending is not None) or (named and len(tokens) <= 2)
 

@@ -60,8 +60,10 @@ class Executor:
         round_id = len({r.round_id for r in state.rounds}) + 1
         result = await self._round(state, window if dated else base, round_id)
         out_of_range = False
-        if dated and self._level(result, state) in ("low", "insufficient"):
-            # Second pass of the same round (seed 000): out-of-range hits only fill in.
+        if dated and not result.evidence:
+            # Second pass of the same round (seed 000): out-of-range hits only fill in, and only when
+            # no document of the asked dates matched at all — a date asked about that the documents
+            # cover is answered from those documents or not at all.
             extra = await self._round(state, base, round_id)
             known = {e.chunk_id for e in result.evidence}
             filler = [e for e in extra.evidence if e.chunk_id not in known]
@@ -226,7 +228,8 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
         return None
     dated = plan.date_start is not None or plan.date_end is not None
     narrowed = dated or state.steering.doc_ids is not None
-    if narrowed and state.date_filter and "relax_filters" not in state.recoveries:
+    # Filters are relaxed only when nothing inside them matched (see `Executor.retrieve`).
+    if narrowed and state.date_filter and not state.candidates and "relax_filters" not in state.recoveries:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"

@@ -23,7 +23,7 @@ from core.orchestrator.probe import ChannelProbe
 from core.orchestrator.respond import build_result
 from core.orchestrator.state import GraphState
 from core.orchestrator.structured import StructuredPlanner
-from core.ports import Clock, Embedder, ProgressCallback, Reranker, ResultSetStore, SearchBackend
+from core.ports import Clock, Embedder, ProgressCallback, QuantityReader, Reranker, ResultSetStore, SearchBackend
 from core.text import words
 
 Update = dict[str, Any]
@@ -40,6 +40,7 @@ class AnswerGraph:
         embedder: Embedder,
         calibration: Calibration,
         clock: Clock,
+        quantities: QuantityReader,
         budgets: Budgets | None = None,
         result_sets: ResultSetStore | None = None,
         reranker: Reranker | None = None,
@@ -72,6 +73,7 @@ class AnswerGraph:
         self._probe = ChannelProbe(backend=backend, embedder=embedder, calibration=calibration)
         self._probe_enabled = channel_mismatch_probe
         self._clock = clock
+        self._quantities = quantities
         self._budgets = budgets or Budgets()
         self._graph = self._build().compile()
 
@@ -137,7 +139,7 @@ class AnswerGraph:
     async def _intake(self, state: GraphState) -> Update:
         try:
             today = self._clock.now().date()
-            intake = run_intake(state.turn.text, today=today, last_query=state.history)
+            intake = run_intake(state.turn.text, today=today, quantities=self._quantities, last_query=state.history)
         except GuardrailsViolationError as exc:
             return {"guardrail": (exc.reason, exc.safe_reply)}
         wordy = intake.coherence == "coherent" and intake.intent not in ("chit_chat", "command")

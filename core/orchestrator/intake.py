@@ -8,58 +8,17 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from core.contracts import IntakeResult, Intent, NumericConstraint, Signals
+from core.contracts import IntakeResult, Intent, Signals
 from core.orchestrator.conversation import match_command
-from core.orchestrator.dates import date_hints
 from core.orchestrator.guardrails import check_injection, redact
-from core.text import STOPWORDS, key_terms, normalize_text, words
+from core.ports import QuantityReader
+from core.text import key_terms, normalize_text, words
+from core.understanding import constraints, date_hints, first_pronoun
 
-_YEAR = re.compile(r"\b(19[5-9]\d|20\d{2})\b")
 _TOP_K = re.compile(r"\btop\s+(\d{1,3})\b", re.IGNORECASE)
 _LIST_ALL = re.compile(r"\b(list|show|give me)\s+(all|every)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
-_COMPARATIVES = {
-    "lighter than": ("weight", "<"),
-    "heavier than": ("weight", ">"),
-    "narrower than": ("width", "<"),
-    "wider than": ("width", ">"),
-    "shorter than": ("height", "<"),
-    "taller than": ("height", ">"),
-    "cheaper than": ("price", "<"),
-    "more expensive than": ("price", ">"),
-}
-_OPERATORS = {
-    "at most": "<=",
-    "under": "<",
-    "below": "<",
-    "less than": "<",
-    "at least": ">=",
-    "over": ">",
-    "above": ">",
-    "more than": ">",
-    "greater than": ">",
-    "up to": "<=",
-}
-_OPERATOR_WORDS = "|".join(sorted([*_COMPARATIVES, *_OPERATORS], key=len, reverse=True))
-_NUMBER = re.compile(
-    rf"(?:(?P<label>[a-z]+)\s+)?(?P<op><=|>=|<|>|=|{_OPERATOR_WORDS})?\s*"
-    r"(?P<value>\d+(?:[.,]\d+)?)\s*(?P<unit>mm|cm|m|in|kg|g|lb|kw|w|usd|eur|\$|€|%)?(?![\w.])",
-    re.IGNORECASE,
-)
-_VERB_LABELS = {"weigh": "weight", "weighs": "weight", "cost": "price", "costs": "price", "priced": "price"}
-UNIT_LABELS = {
-    "kg": "weight",
-    "g": "weight",
-    "lb": "weight",
-    "w": "power",
-    "kw": "power",
-    "eur": "total",
-    "usd": "total",
-    "$": "total",
-    "€": "total",
-}
-_PRONOUN = re.compile(r"\b(it|its|they|them|their|those|these|that one|this one)\b", re.IGNORECASE)
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b", re.I)
 _HELP = re.compile(r"^(help|what can you do|how do i use you)\b", re.I)
 _ENUMERATION = re.compile(r"\b(list|which|all|every|enumerate|how many)\b", re.I)
@@ -69,8 +28,11 @@ _NUMERIC = re.compile(
 )
 
 
-def run_intake(text: str, *, today: dt.date, last_query: str | None = None) -> IntakeResult:
+def run_intake(text: str, *, today: dt.date, quantities: QuantityReader, last_query: str | None = None) -> IntakeResult:
     """Understand one message: guardrails, redaction, intent, signals, dates, top-k, ambiguity.
+
+    `today` anchors relative dates ("last year"); `quantities` reads numbers and units as the
+    documents' are normalised.
 
     Raises `GuardrailsViolationError` for a prompt-injection attempt.
     """
@@ -79,10 +41,10 @@ def run_intake(text: str, *, today: dt.date, last_query: str | None = None) -> I
     normalized = redaction.text
     coherence, reason = _coherence(normalized)
     hints = date_hints(normalized, today)
-    signals = _signals(normalized)
+    signals = _signals(normalized, quantities)
     ambiguity, resolved = _pronouns(normalized, signals, last_query)
     if resolved != normalized:
-        signals = _signals(resolved)  # the resolved subject is part of what is searched
+        signals = _signals(resolved, quantities)  # the resolved subject is part of what is searched
     return IntakeResult(
         original_query=redact(text).text,
         normalized_query=resolved,
@@ -103,8 +65,8 @@ def run_intake(text: str, *, today: dt.date, last_query: str | None = None) -> I
 
 def _pronouns(text: str, signals: Signals, last_query: str | None) -> tuple[str | None, str]:
     """A pronoun with nothing to point at blocks; with history it points at the last question."""
-    match = _PRONOUN.search(text)
-    if not match or signals.entities or signals.literals or signals.acronyms:
+    pronoun = first_pronoun(text)
+    if not pronoun or signals.entities or signals.literals or signals.acronyms:
         return None, text
     content = [t for t in signals.key_terms if not t.isdigit()]
     if len(content) > 2:
@@ -112,7 +74,7 @@ def _pronouns(text: str, signals: Signals, last_query: str | None) -> tuple[str 
     if last_query:
         return None, f"{text} ({subject_of(last_query)})"
     return (
-        f"What does “{match.group(0)}” refer to? Name the product, document or topic, "
+        f"What does “{pronoun}” refer to? Name the product, document or topic, "
         "for example “What is the width of the SunPeak 400?”."
     ), text
 
@@ -140,13 +102,10 @@ def _intent(text: str) -> Intent:
     return "conceptual"
 
 
-def _signals(text: str) -> Signals:
+def _signals(text: str, quantities: QuantityReader) -> Signals:
     tokens = words(text)
     entities = [w for i, w in enumerate(tokens) if i > 0 and w[:1].isupper() and not w.isupper()]
-    # A bare number ("SunPeak 400", "2024") is a name or a year, not a constraint.
-    numbers = [
-        _constraint(m) for m in _NUMBER.finditer(text) if (m.group("op") or m.group("unit")) and not _is_year_or_id(m)
-    ]
+    numbers = constraints(text, quantities)
     return Signals(
         entities=list(dict.fromkeys(entities)),
         acronyms=list(dict.fromkeys(_ACRONYM.findall(text))),
@@ -161,32 +120,6 @@ def subject_of(question: str) -> str:
     tokens = words(question)
     named = [w for i, w in enumerate(tokens) if i > 0 and (w[:1].isupper() or any(c.isdigit() for c in w))]
     return " ".join(dict.fromkeys(named)) or " ".join(key_terms(question))
-
-
-def _is_year_or_id(match: re.Match[str]) -> bool:
-    value = match.group("value")
-    return bool(re.fullmatch(r"(19[5-9]\d|20\d{2})", value)) and not match.group("unit")
-
-
-def _constraint(match: re.Match[str]) -> NumericConstraint:
-    """A number with its unit, comparison and the label it constrains ("lighter than 25 kg")."""
-    word = (match.group("label") or "").lower()
-    op_text = (match.group("op") or "=").lower()
-    label, operator = None, _OPERATORS.get(op_text, op_text)
-    if op_text in _COMPARATIVES:
-        label, operator = _COMPARATIVES[op_text]
-    elif word and word not in STOPWORDS:
-        label = _VERB_LABELS.get(word, word)
-    unit = match.group("unit")
-    if label is None and unit:
-        label = UNIT_LABELS.get(unit.lower())
-    return NumericConstraint(
-        label=label,
-        operator=operator if operator in ("<", "<=", "=", ">=", ">") else "=",
-        value=float(match.group("value").replace(",", ".")),
-        unit=unit,
-        text=match.group(0).strip(),
-    )
 
 
 def _top_k(text: str) -> int:

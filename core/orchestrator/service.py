@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -26,12 +25,12 @@ from core.orchestrator.guardrails import redact
 from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
 from core.records import ConversationKey, DecisionRecord, Feedback, FeedbackValue, ReplyTarget, StaleTurn
+from core.understanding import points_at_many
 
 LEASE_SECONDS = 300.0
 # The terminal without `--channel` asks with the operator's rights: every collection.
 OPERATOR_CHANNEL = "cli"
 # "those", "them": the documents the last answer cited.
-PLURAL = re.compile(r"\b(those|these|them|they|their)\b", re.IGNORECASE)
 log = logging.getLogger(__name__)
 
 
@@ -124,7 +123,7 @@ class TurnService:
             else:
                 asked = turn.model_copy(update={"text": prepared.question})
                 memory = conversation.memory
-                focus = [c.doc_id for c in memory.sources] if PLURAL.search(turn.text) and memory.sources else None
+                focus = [c.doc_id for c in memory.sources] if points_at_many(turn.text) and memory.sources else None
                 result = await self._graph.run(
                     asked,
                     collections=collections,

@@ -15,17 +15,13 @@ import re
 from pydantic import Field
 
 from core.contracts import Contract, SearchFilters
-from core.orchestrator.support import mentions, quarter_mentions, quarters
+from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
 from core.text import STOPWORDS, words
+from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
 
 NAME_SEARCH_HITS = 50
-_MONTHS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}
 _DAYS = {d.lower() for d in calendar.day_name}
-_QUARTER_ENDED = re.compile(
-    r"\bquarter\s+end(?:ed|ing)\s+(?:on\s+)?(?:(\d{1,2})\s+([A-Za-z]+)|([A-Za-z]+)\s+(\d{1,2}),?)\s+((?:19|20)\d{2})\b",
-    re.I,
-)
 
 
 class Name(Contract):
@@ -58,16 +54,10 @@ class Steering(Contract):
 def names_in(question: str) -> list[Name]:
     """Proper names, product ids and quarters a question names."""
     found: list[Name] = []
-    for quarter, year in quarters(question) + _quarters_ended(question):
-        last = calendar.monthrange(year, 3 * quarter)[1]
+    for quarter, year in quarters(question):
+        start, end = quarter_window(quarter, year)
         found.append(
-            Name(
-                text=f"Q{quarter} {year}",
-                variants=quarter_mentions(quarter, year),
-                period=True,
-                start=dt.date(year, 3 * quarter - 2, 1),
-                end=dt.date(year, 3 * quarter, last),
-            )
+            Name(text=f"Q{quarter} {year}", variants=quarter_mentions(quarter, year), period=True, start=start, end=end)
         )
     tokens = words(question)
     run: list[str] = []
@@ -78,7 +68,7 @@ def names_in(question: str) -> list[Name]:
             index > 0
             and bare[:1].isupper()
             and lower not in STOPWORDS
-            and lower not in _MONTHS
+            and lower not in MONTHS
             and lower not in _DAYS
             and not re.fullmatch(r"q[1-4]", lower)
         )
@@ -101,17 +91,6 @@ def names_in(question: str) -> list[Name]:
 def _is_product_id(word: str) -> bool:
     """Letters and digits together ("k-450", "e04"), but not a quarter ("q3")."""
     return bool(re.search(r"[a-z]", word)) and bool(re.search(r"\d", word)) and not re.fullmatch(r"q[1-4]", word)
-
-
-def _quarters_ended(question: str) -> list[tuple[int, int]]:
-    """ "the quarter ended 30 June 2025" → (2, 2025)."""
-    out = []
-    for match in _QUARTER_ENDED.finditer(question):
-        month_name = (match.group(2) or match.group(3) or "").lower()
-        months = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-        if month_name in months:
-            out.append(((months[month_name] - 1) // 3 + 1, int(match.group(5))))
-    return out
 
 
 async def steer(question: str, backend: SearchBackend, filters: SearchFilters, vector: Embeddings) -> Steering:

@@ -8,10 +8,10 @@ from pydantic import Field
 
 from core.contracts import Contract, IntakeResult, SearchFilters
 from core.knowledge import AggregateFunction, AnnotationQuery, NumericFilter
-from core.orchestrator.intake import UNIT_LABELS
 from core.orchestrator.support import REQUEST_WORDS, content_terms
 from core.ports import Embedder, SearchBackend
 from core.text import normalize_label, term_root
+from core.understanding import usual_field
 
 _AGGREGATES: list[tuple[re.Pattern[str], AggregateFunction]] = [
     (re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I), "count"),
@@ -108,7 +108,7 @@ class StructuredPlanner:
         text: list[str] = []
         notes: list[str] = []
         unmatched: list[str] = []
-        constraint_words = {w.lower() for n in intake.signals.numbers for w in re.findall(r"[\w$€]+", n.text)}
+        constraint_words = {w.lower() for n in intake.signals.numbers for w in re.findall(r"[\w$€£%]+", n.text)}
         for word in intake.signals.key_terms:
             term = _FIELD_WORDS.get(word, word)
             if (
@@ -155,7 +155,7 @@ class StructuredPlanner:
         self, label: str | None, operator: str, value: float, unit: str | None, filters: SearchFilters
     ) -> NumericFilter:
         """A numeric filter on the named field if it has such numbers; else the unit's usual field."""
-        candidates = [label, UNIT_LABELS.get((unit or "").lower()), None]
+        candidates = [label, usual_field(unit), None]
         for candidate in dict.fromkeys(candidates):
             wanted = NumericFilter(label=candidate, operator=operator, value=value, unit=unit)
             if candidate is None or (await self._count(AnnotationQuery(numeric=[wanted]), filters))[0]:

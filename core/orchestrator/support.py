@@ -10,8 +10,6 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 
 from __future__ import annotations
 
-import calendar
-import re
 from collections.abc import Iterable
 
 from core.text import key_terms, term_root, words
@@ -25,8 +23,6 @@ REQUEST_WORDS = frozenset(
     please tell explain describe summarise summarize
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
-_QUARTER = re.compile(r"\bQ([1-4])\s*[/-]?\s*((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\s*[/-]?\s*Q([1-4])\b", re.I)
 
 
 def content_terms(question: str) -> list[str]:
@@ -56,31 +52,6 @@ def term_share(terms: list[str], text: str) -> float:
 def support_score(share: float, calibrated_cosine: float) -> float:
     """The one support measure of an answer: lexical coverage and meaning, equally weighted."""
     return 0.5 * share + 0.5 * calibrated_cosine
-
-
-def quarters(question: str) -> list[tuple[int, int]]:
-    """The quarters a question names ("Q3 2025", "2025-Q3") as (quarter, year)."""
-    found = []
-    for match in _QUARTER.finditer(question):
-        quarter, year = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
-        found.append((int(quarter), int(year)))
-    return list(dict.fromkeys(found))
-
-
-def quarter_mentions(quarter: int, year: int) -> list[str]:
-    """Ways a document says which quarter it covers, lower-cased."""
-    month = 3 * quarter
-    last = calendar.monthrange(year, month)[1]
-    name = calendar.month_name[month].lower()
-    return [
-        f"q{quarter} {year}",
-        f"q{quarter}/{year}",
-        f"{year} q{quarter}",
-        f"{_ORDINALS[quarter]} quarter of {year}",
-        f"{_ORDINALS[quarter]} quarter {year}",
-        f"{last} {name} {year}",
-        f"{name} {last}, {year}",
-    ]
 
 
 def mentions(text: str, phrases: Iterable[str]) -> bool:

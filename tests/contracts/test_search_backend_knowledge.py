@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 
 from adapters.annotations.extract import Annotator
-from adapters.annotations.units import UnitNormalizer
+from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
 from bots.bootstrap import all_loaders
 from core.clock import FixedClock
 from core.concurrency import CpuExecutor
 from core.contracts import SearchFilters
 from core.ingest.pipeline import Ingestor
 from core.knowledge import AnnotationQuery, NumericFilter
+from core.orchestrator.intake import run_intake
 from tests.conftest import SAMPLE_CORPUS, elasticsearch_backend
 from tests.documents import write_delimited
 from tests.fakes import InMemoryRegistry, InMemorySearchBackend
@@ -203,3 +204,24 @@ async def test_recency_boost_reorders_without_changing_relevance(knowledge: tupl
     assert {h.segment.chunk_id: h.cosine for h in plain} == pytest.approx(
         {h.segment.chunk_id: h.cosine for h in boosted}
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "widths_or_weights"),
+    [
+        ("Which panels are narrower than 4 ft?", {"1,134 mm", "40.2 in"}),
+        ("Which panels are wider than 1.1 m?", {"1,134 mm", "1.303 m"}),
+        ("Which panels are lighter than 25 kg?", {"21.5 kg", "39.7 lb"}),
+        ("Which panels weigh at most 700 oz?", {"39.7 lb"}),
+    ],
+)
+async def test_a_questions_quantity_compares_in_the_documents_units(
+    knowledge: tuple[Any, Any], question: str, widths_or_weights: set[str]
+) -> None:
+    quantities = UnitQuantityReader(units=UnitNormalizer())
+    intake = run_intake(question, today=dt.date(2026, 11, 21), quantities=quantities)
+    numeric = [
+        NumericFilter(label=n.label, operator=n.operator, value=n.value, unit=n.unit) for n in intake.signals.numbers
+    ]
+    found = await _search(knowledge, AnnotationQuery(numeric=numeric))
+    assert {a.value for a in found.annotations} == widths_or_weights

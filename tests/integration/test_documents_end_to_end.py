@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.annotations.extract import Annotator
-from adapters.annotations.units import UnitNormalizer
+from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
 from adapters.search.embedded import EmbeddedSearchBackend
 from bots.bootstrap import all_loaders
 from core.calibration import Calibration
@@ -120,6 +120,7 @@ async def test_a_30_page_pdf_is_cited_by_page(tmp_path: Path, real_embedder: Any
         embedder=real_embedder,
         calibration=Calibration(model="all-MiniLM-L6-v2"),
         clock=CLOCK,
+        quantities=UnitQuantityReader(units=UnitNormalizer()),
     )
     turn = Turn(
         platform="cli",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,10 @@ FORBIDDEN = {
     "storage": {"bots", "adapters"},
 }
 
+# Beyond the standard library, core imports only these (SPEC section 1): pint, numpy and every
+# client stay behind ports; dates in words are read with dateparser against the injected clock.
+CORE_ALLOWED = {"core", "pydantic", "langgraph", "langchain_core", "langsmith", "dateparser"}
+
 
 def imported_roots(path: Path) -> set[str]:
     """Top-level names of every module a file imports."""
@@ -45,6 +50,15 @@ def test_package_imports_only_what_it_may(package: str) -> None:
     files = sorted((REPO / package).rglob("*.py"))
     assert files, f"no Python files under {package}/"
     violations = {str(path.relative_to(REPO)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files}
+    assert {k: v for k, v in violations.items() if v} == {}
+
+
+def test_core_imports_only_the_standard_library_and_its_allowed_libraries() -> None:
+    allowed = CORE_ALLOWED | set(sys.stdlib_module_names)
+    violations = {
+        str(path.relative_to(REPO)): sorted(imported_roots(path) - allowed)
+        for path in sorted((REPO / "core").rglob("*.py"))
+    }
     assert {k: v for k, v in violations.items() if v} == {}
 
 

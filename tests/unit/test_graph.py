@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
 from adapters.loaders.markdown import MarkdownLoader
 from core.calibration import Calibration
 from core.clock import FixedClock
@@ -52,7 +53,12 @@ class World:
         self.embedder = HashingEmbedder()
         self.decisions = InMemoryDecisions()
         self.graph = AnswerGraph(
-            backend=backend, embedder=self.embedder, calibration=Calibration(model="fake"), clock=CLOCK, llm=llm
+            backend=backend,
+            embedder=self.embedder,
+            calibration=Calibration(model="fake"),
+            clock=CLOCK,
+            quantities=UnitQuantityReader(units=UnitNormalizer()),
+            llm=llm,
         )
         self.service = fake_turn_service(self.graph, clock=CLOCK, decisions=self.decisions, channels=channels, llm=llm)
 

@@ -6,14 +6,16 @@ import datetime as dt
 
 import pytest
 
+from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
 from core.errors import GuardrailsViolationError
 from core.orchestrator.intake import run_intake as _run_intake
 
 TODAY = dt.date(2026, 11, 21)
+QUANTITIES = UnitQuantityReader(units=UnitNormalizer())
 
 
 def run_intake(text: str, last_query: str | None = None):  # type: ignore[no-untyped-def]
-    return _run_intake(text, today=TODAY, last_query=last_query)
+    return _run_intake(text, today=TODAY, quantities=QUANTITIES, last_query=last_query)
 
 
 def test_years_become_an_explicit_date_window() -> None:
@@ -116,12 +118,15 @@ def test_recent_prefers_new_documents_without_a_filter() -> None:
     ("text", "label", "operator", "value", "unit"),
     [
         ("Which panels are lighter than 25 kg?", "weight", "<", 25.0, "kg"),
-        ("panels that weigh less than 50 lb", "weight", "<", 50.0, "lb"),
+        # Units are normalised as the documents' are (pint): 50 lb is compared as 22.68 kg.
+        ("panels that weigh less than 50 lb", "weight", "<", pytest.approx(50 * 0.45359237), "kg"),
         ("panels narrower than 1.2 m", "width", "<", 1.2, "m"),
         ("receipts over 500 EUR", "receipts", ">", 500.0, "EUR"),
     ],
 )
-def test_comparatives_become_numeric_constraints(text: str, label: str, operator: str, value: float, unit: str) -> None:
+def test_comparatives_become_numeric_constraints(
+    text: str, label: str, operator: str, value: object, unit: str
+) -> None:
     numbers = run_intake(text).signals.numbers
     assert [(n.label, n.operator, n.value, n.unit) for n in numbers] == [(label, operator, value, unit)]
 

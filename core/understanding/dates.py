@@ -1,0 +1,116 @@
+"""Date hints in questions ("in 2023", "Q3 2024", "since March 2022", "last year", "recent").
+
+Phrases are read by dateparser with the injected clock's day as `RELATIVE_BASE`, so "last year"
+and "2 months ago" are testable; quarters, which dateparser does not know, come from `periods`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+import threading
+from dataclasses import dataclass, field
+
+from dateparser.date import DateDataParser
+
+from core.understanding.periods import MONTH, YEAR, quarter_of, quarter_window, quarters, years
+
+DATEPARSER_LOCK = threading.Lock()
+"""dateparser keeps shared state and is not thread-safe (scrapinghub/dateparser#441): every
+caller in the process (questions here, document dates in the loaders) parses under this lock."""
+
+_SETTINGS = {"PREFER_DAY_OF_MONTH": "first", "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+_PERIOD = rf"(?:(?:{MONTH})\.?\s+)?{YEAR}"
+_BETWEEN = re.compile(rf"\b(?:between|from)\s+({YEAR})\s+(?:and|to|until|through)\s+({YEAR})\b", re.IGNORECASE)
+_SINCE = re.compile(rf"\b(?:since|after)\s+({_PERIOD})\b", re.IGNORECASE)
+_BEFORE = re.compile(rf"\b(?:before|until|up to)\s+({_PERIOD})\b", re.IGNORECASE)
+_MONTH_YEAR = re.compile(rf"\b(?:{MONTH})\.?\s+{YEAR}\b", re.IGNORECASE)
+_RELATIVE = re.compile(
+    r"\b(?:last|this|previous|past)\s+(?:year|quarter|month|week)\b|\b(?:\d+|an?|one|two|three)\s+(?:years?|months?|weeks?)\s+ago\b",
+    re.IGNORECASE,
+)
+_RECENT = re.compile(r"\b(?:recent|recently|latest|newest|current|currently|now)\b", re.IGNORECASE)
+
+
+@dataclass
+class DateHints:
+    """What a question says about dates."""
+
+    year_mode: str = "none"
+    requested_years: list[int] = field(default_factory=list)
+    date_start: dt.date | None = None
+    date_end: dt.date | None = None
+    recent_year_window: int | None = None
+
+
+@dataclass(frozen=True)
+class Period:
+    """A stretch of calendar a phrase names ("March 2022" → the month of March 2022)."""
+
+    start: dt.date
+    end: dt.date
+
+
+def read_period(phrase: str, today: dt.date) -> Period | None:
+    """The day, week, month or year a date phrase names, relative to `today` ("last year", "May 2023")."""
+    text = re.sub(r"\b(?:previous|past)\b", "last", " ".join(phrase.split()), flags=re.IGNORECASE)
+    settings = {**_SETTINGS, "RELATIVE_BASE": dt.datetime.combine(today, dt.time())}
+    with DATEPARSER_LOCK:
+        found = DateDataParser(languages=["en"], settings=settings).get_date_data(text)
+    if found.date_obj is None:
+        return None
+    day = found.date_obj.date()
+    if found.period == "year":
+        return Period(dt.date(day.year, 1, 1), dt.date(day.year, 12, 31))
+    if found.period == "month":
+        last = calendar.monthrange(day.year, day.month)[1]
+        return Period(day.replace(day=1), day.replace(day=last))
+    if found.period == "week":
+        return Period(day, day + dt.timedelta(days=6))
+    return Period(day, day)
+
+
+def read_date(phrase: str) -> dt.date | None:
+    """A date written out in full ("30 June 2025", "June 30, 2025")."""
+    period = read_period(phrase, dt.date(2000, 1, 1))  # an absolute date needs no base
+    return period.start if period else None
+
+
+def date_hints(text: str, today: dt.date) -> DateHints:
+    """Explicit years, quarters, months, ranges and relative dates → a date window."""
+    if match := _BETWEEN.search(text):
+        first, last = sorted((int(match[1]), int(match[2])))
+        return _window(dt.date(first, 1, 1), dt.date(last, 12, 31), list(range(first, last + 1)))
+    if named := quarters(text, read_date):
+        quarter, year = named[0]
+        return _window(*quarter_window(quarter, year), [year])
+    if (match := _SINCE.search(text)) and (period := read_period(match[1], today)):
+        return _window(period.start, None, list(range(period.start.year, today.year + 1)))
+    if (match := _BEFORE.search(text)) and (period := read_period(match[1], today)):
+        return _window(None, period.start - dt.timedelta(days=1), [])
+    if (match := _MONTH_YEAR.search(text)) and (period := read_period(match[0], today)):
+        return _window(period.start, period.end, [period.start.year])
+    if named_years := sorted(years(text)):
+        return _window(dt.date(named_years[0], 1, 1), dt.date(named_years[-1], 12, 31), named_years)
+    if match := _RELATIVE.search(text):
+        return _relative(match[0], today)
+    if _RECENT.search(text):  # "latest", "current": prefer new documents, filter nothing
+        return DateHints(recent_year_window=1)
+    return DateHints()
+
+
+def _window(start: dt.date | None, end: dt.date | None, requested: list[int]) -> DateHints:
+    return DateHints(year_mode="explicit", requested_years=requested, date_start=start, date_end=end)
+
+
+def _relative(phrase: str, today: dt.date) -> DateHints:
+    if phrase.lower().endswith("quarter"):  # dateparser has no quarters
+        quarter, year = quarter_of(today)
+        if not phrase.lower().startswith("this"):
+            quarter, year = (quarter - 1, year) if quarter > 1 else (4, year - 1)
+        return _window(*quarter_window(quarter, year), [year])
+    period = read_period(phrase, today)
+    if period is None:
+        return DateHints()
+    return _window(period.start, period.end, list(range(period.start.year, period.end.year + 1)))

@@ -1,0 +1,103 @@
+"""Years, months and quarters as questions name them: the one year pattern and the quarter forms.
+
+"Q3 2025", "Q3/2025", "2025-Q3", "third quarter of 2025" and "the quarter ended 30 June 2025"
+all name (3, 2025) or (2, 2025); documents are matched by the ways they write a quarter
+(`quarter_mentions`).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Callable
+
+YEAR = r"(?:19[5-9]\d|20\d{2})"
+"""A calendar year as questions write it (1950–2099): the only year pattern of the core."""
+
+MONTHS = (
+    {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+    | {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
+    | {"sept": 9}
+)
+"""Month names and abbreviations, lower-cased, to their number ("sep", "sept" → 9)."""
+
+MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_ORDINAL_NAMES = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+_YEARS = re.compile(rf"\b{YEAR}\b")
+_QUARTER_CODE = re.compile(rf"\bQ([1-4])\s*[/-]?\s*(?:FY\s*)?({YEAR})\b|\b({YEAR})\s*[/-]?\s*Q([1-4])\b", re.IGNORECASE)
+_QUARTER_WORDS = re.compile(
+    rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:FY\s*)?({YEAR})\b",
+    re.IGNORECASE,
+)
+_QUARTER_ENDED = re.compile(
+    rf"\bquarter\s+end(?:ed|ing)\s+(?:on\s+)?(?P<date>(?:\d{{1,2}}\s+(?:{MONTH})\.?|(?:{MONTH})\.?\s+\d{{1,2}}),?\s+{YEAR})\b",
+    re.IGNORECASE,
+)
+DATE_PHRASE = re.compile(
+    rf"\b(?:in|from|during|for|since|before|after)?\s*(?:q[1-4]\s+)?(?:(?:{MONTH})\s+)?{YEAR}\b"
+    r"|\b(?:last|this|previous)\s+(?:year|quarter|month)\b",
+    re.IGNORECASE,
+)
+"""A date phrase a refinement replaces ("in May 2023", "Q3 2024", "last year")."""
+
+
+def years(text: str) -> list[int]:
+    """The years a text names, in order, each once ("in 2022 and 2024" → [2022, 2024])."""
+    return list(dict.fromkeys(int(y) for y in _YEARS.findall(text)))
+
+
+def is_year(word: str) -> bool:
+    """True for a word that is a year ("2024")."""
+    return bool(re.fullmatch(YEAR, word))
+
+
+def is_date_word(word: str) -> bool:
+    """A year, a quarter code or a month name ("2024", "Q3", "May", "sept")."""
+    lower = word.lower()
+    return is_year(word) or bool(re.fullmatch(r"q[1-4]", lower)) or lower in MONTHS
+
+
+def quarter_of(date: dt.date) -> tuple[int, int]:
+    """The calendar quarter a day falls in, as (quarter, year)."""
+    return (date.month - 1) // 3 + 1, date.year
+
+
+def quarter_window(quarter: int, year: int) -> tuple[dt.date, dt.date]:
+    """A calendar quarter's first and last day."""
+    month = 3 * quarter
+    return dt.date(year, month - 2, 1), dt.date(year, month, calendar.monthrange(year, month)[1])
+
+
+def quarters(question: str, read_date: Callable[[str], dt.date | None]) -> list[tuple[int, int]]:
+    """The quarters a question names, in order, as (quarter, year).
+
+    `read_date` reads the date of "the quarter ended 30 June 2025" (dateparser, see `dates`).
+    """
+    found: list[tuple[int, int, int]] = []
+    for match in _QUARTER_CODE.finditer(question):
+        quarter, year = (match[1], match[2]) if match[1] else (match[4], match[3])
+        found.append((match.start(), int(quarter), int(year)))
+    for match in _QUARTER_WORDS.finditer(question):
+        found.append((match.start(), _ORDINALS[match[1].lower()], int(match[2])))
+    for match in _QUARTER_ENDED.finditer(question):
+        if date := read_date(match["date"]):
+            found.append((match.start(), *quarter_of(date)))
+    return list(dict.fromkeys((quarter, year) for _, quarter, year in sorted(found)))
+
+
+def quarter_mentions(quarter: int, year: int) -> list[str]:
+    """Ways a document says which quarter it covers, lower-cased."""
+    month = 3 * quarter
+    last = calendar.monthrange(year, month)[1]
+    name = calendar.month_name[month].lower()
+    return [
+        f"q{quarter} {year}",
+        f"q{quarter}/{year}",
+        f"{year} q{quarter}",
+        f"{_ORDINAL_NAMES[quarter]} quarter of {year}",
+        f"{_ORDINAL_NAMES[quarter]} quarter {year}",
+        f"{last} {name} {year}",
+        f"{name} {last}, {year}",
+    ]

@@ -1,0 +1,144 @@
+"""The language of questions: date hints against a fixed clock, quarters, quantities, the pronoun rule."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+
+from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
+from core.understanding import (
+    constraints,
+    date_hints,
+    first_pronoun,
+    is_date_word,
+    points_at_many,
+    quarter_mentions,
+    quarters,
+    years,
+)
+
+TODAY = dt.date(2026, 11, 21)
+D = dt.date
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "requested"),
+    [
+        ("What changed last year?", D(2025, 1, 1), D(2025, 12, 31), [2025]),
+        ("the previous year's figures", D(2025, 1, 1), D(2025, 12, 31), [2025]),
+        ("receipts this year", D(2026, 1, 1), D(2026, 12, 31), [2026]),
+        ("policies since March 2022", D(2022, 3, 1), None, [2022, 2023, 2024, 2025, 2026]),
+        ("policies since 2024", D(2024, 1, 1), None, [2024, 2025, 2026]),
+        ("rules before May 2023", None, D(2023, 4, 30), []),
+        ("receipts from 2 months ago", D(2026, 9, 1), D(2026, 9, 30), [2026]),
+        ("spend last month", D(2026, 10, 1), D(2026, 10, 31), [2026]),
+        ("spend last quarter", D(2026, 7, 1), D(2026, 9, 30), [2026]),
+        ("spend this quarter", D(2026, 10, 1), D(2026, 12, 31), [2026]),
+        ("receipts in May 2023", D(2023, 5, 1), D(2023, 5, 31), [2023]),
+        ("revenue in Q3 2024", D(2024, 7, 1), D(2024, 9, 30), [2024]),
+        ("revenue in 2024-Q3", D(2024, 7, 1), D(2024, 9, 30), [2024]),
+        ("revenue in the third quarter of 2025", D(2025, 7, 1), D(2025, 9, 30), [2025]),
+        ("revenue for the quarter ended 30 June 2025", D(2025, 4, 1), D(2025, 6, 30), [2025]),
+        ("revenue for the quarter ending September 30, 2024", D(2024, 7, 1), D(2024, 9, 30), [2024]),
+        ("limits between 2021 and 2023", D(2021, 1, 1), D(2023, 12, 31), [2021, 2022, 2023]),
+        ("the hotel limit in 2022 and 2024", D(2022, 1, 1), D(2024, 12, 31), [2022, 2024]),
+    ],
+)
+def test_date_hints_against_a_fixed_clock(
+    text: str, start: dt.date | None, end: dt.date | None, requested: list[int]
+) -> None:
+    hints = date_hints(text, TODAY)
+    assert (hints.year_mode, hints.date_start, hints.date_end, hints.requested_years) == (
+        "explicit",
+        start,
+        end,
+        requested,
+    )
+
+
+def test_relative_dates_follow_the_clock() -> None:
+    assert date_hints("what changed last year", D(2031, 2, 1)).requested_years == [2030]
+
+
+@pytest.mark.parametrize("text", ["What is the latest travel policy?", "the current rules", "what applies now"])
+def test_latest_and_current_prefer_new_documents_without_a_filter(text: str) -> None:
+    hints = date_hints(text, TODAY)
+    assert (hints.year_mode, hints.date_start, hints.recent_year_window) == ("none", None, 1)
+
+
+def test_no_date_means_no_window() -> None:
+    assert date_hints("What is the parental leave policy?", TODAY).year_mode == "none"
+
+
+def test_quarters_in_every_form_and_their_mentions() -> None:
+    text = "Compare Q3 2025, 2024-Q2, the fourth quarter of 2023 and the quarter ended 31 March 2022"
+    assert quarters(text) == [(3, 2025), (2, 2024), (4, 2023), (1, 2022)]
+    assert {"q3 2025", "third quarter of 2025", "30 september 2025", "september 30, 2025"} <= set(
+        quarter_mentions(3, 2025)
+    )
+
+
+def test_years_and_date_words() -> None:
+    assert years("limits in 2024, 2022 and 2024 for K-450") == [2024, 2022]
+    assert [w for w in ["2024", "Q3", "May", "sept", "market", "400"] if is_date_word(w)] == [
+        "2024",
+        "Q3",
+        "May",
+        "sept",
+    ]
+
+
+def test_date_hints_are_read_safely_from_many_threads() -> None:
+    results: list[object] = []
+
+    def read() -> None:
+        results.append(date_hints("policies since March 2022", TODAY).date_start)
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [D(2022, 3, 1)] * 8
+
+
+QUANTITIES = UnitQuantityReader(units=UnitNormalizer())
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "operator", "value", "unit"),
+    [
+        ("Which panels are lighter than 25 kg?", "weight", "<", 25.0, "kg"),
+        ("panels under 2 ft", "panels", "<", 0.6096, "m"),
+        ("receipts for more than £40", "total", ">", 40.0, "GBP"),
+        ("bags at most 16 oz", "bags", "<=", 0.45359237, "kg"),
+        ("panels wider than 1.1 m", "width", ">", 1.1, "m"),
+        ("width <= 1.2 m", "width", "<=", 1.2, "m"),
+        ("inverters over 0.5 kW", "inverters", ">", 500.0, "W"),
+        ("anything that costs 40 €", "price", "=", 40.0, "EUR"),
+        ("more than 3 receipts", None, ">", 3.0, None),
+    ],
+)
+def test_quantities_become_constraints_in_the_documents_units(
+    text: str, label: str | None, operator: str, value: float, unit: str | None
+) -> None:
+    found = constraints(text, QUANTITIES)
+    assert [(c.label, c.operator, c.value, c.unit) for c in found] == [(label, operator, pytest.approx(value), unit)]
+
+
+@pytest.mark.parametrize(
+    "text", ["What is the width of the SunPeak 400?", "receipts from 2024", "top 5 vendors", "error E04 on the K-450"]
+)
+def test_names_years_and_counts_are_not_constraints(text: str) -> None:
+    assert constraints(text, QUANTITIES) == []
+
+
+def test_the_pronoun_rule() -> None:
+    assert first_pronoun("What is its width?") == "its"
+    assert first_pronoun("How heavy is that one?") == "that one"
+    assert first_pronoun("What is the width of the SunPeak 400?") is None
+    assert points_at_many("Compare those") and points_at_many("Which of them is lighter?")
+    assert not points_at_many("What is its width?")
+    assert not points_at_many("Is it theirs?")  # a word that starts like a pronoun is not one
