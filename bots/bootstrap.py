@@ -214,6 +214,7 @@ def build_turn_service(
         commands=Commands(result_sets=storage.result_sets, exporter=exporter),
         count_tokens=embedder.count_tokens,
         llm=llm,
+        lease_seconds=settings.lease_seconds,
     )
 
 

@@ -185,6 +185,34 @@ def db_upgrade() -> None:
     err.print(f"database at revision {revision}")
 
 
+@db_app.command("purge")
+def db_purge(
+    days: Annotated[
+        int | None, typer.Option(help="Keep this many days (default: THREADWISE_RETENTION_DAYS).", min=1)
+    ] = None,
+) -> None:
+    """Delete conversations, turns, decisions, feedback and result sets older than the retention period."""
+    import datetime as dt
+    import json
+
+    from storage.database import Database
+    from storage.retention import purge_expired
+
+    settings = _settings()
+
+    async def main() -> dict[str, int]:
+        database = Database(url=settings.resolved_database_url)
+        try:
+            await database.ensure_migrated()
+            now = settings.fixed_now or dt.datetime.now(dt.UTC)
+            report = await purge_expired(database, now, days or settings.retention_days)
+            return report.as_dict()
+        finally:
+            await database.dispose()
+
+    out.print_json(json.dumps({"retention_days": days or settings.retention_days, "deleted": _run(main)}))
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -18,7 +18,7 @@ from bots.metrics import NONE, ServiceMetrics
 from core.contracts import TableResult, Turn
 from core.orchestrator.service import TurnAnswer, TurnService, apology, refusal
 from core.ports import ConversationStore, ProgressCallback, ResultSetStore
-from core.records import ConversationKey, FeedbackValue
+from core.records import ConversationKey, FeedbackValue, ReplyTarget
 
 log = logging.getLogger(__name__)
 Poster = Callable[[TurnAnswer], Awaitable[str | None]]
@@ -60,6 +60,7 @@ class EdgeService:
         # against the person's limit nor told its place again, and a turned-away one is not answered twice.
         self._deliveries: OrderedDict[str, bool] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._in_flight: set[str] = set()
 
     async def knows_thread(self, key: ConversationKey) -> bool:
         """True when the bot already has a conversation in this thread."""
@@ -93,14 +94,43 @@ class EdgeService:
             return None
         return await self._result_sets.page(result_set_id, 0, ALL_ROWS)
 
+    def in_flight(self, message_key: str) -> bool:
+        """True while this process is answering `message_key` (the sweep leaves it alone)."""
+        return message_key in self._in_flight
+
     async def answer_and_post(
-        self, turn: Turn, post: Poster, progress: ProgressCallback | None, notify: Notifier | None = None
+        self,
+        turn: Turn,
+        post: Poster,
+        progress: ProgressCallback | None,
+        notify: Notifier | None = None,
+        *,
+        target: ReplyTarget | None = None,
+        sweep: bool = False,
     ) -> None:
         """Answer `turn` and hand the result to `post`; a failure still posts an apology.
 
         Over the rate limit or with the queue full, `post` gets a short reply saying so; a turn that
-        has to wait is told its place through `notify` (when the platform passes one).
+        has to wait is told its place through `notify` (when the platform passes one). `target`
+        (where the reply goes) is kept with the claim, so the sweep can answer the turn if this
+        process dies first; the sweep's own re-answers (`sweep`) skip the person's rate limit and,
+        with the queue full, wait for the next sweep instead of replying "busy".
         """
+        self._in_flight.add(turn.message_key)
+        try:
+            await self._admit(turn, post, progress, notify, target, sweep)
+        finally:
+            self._in_flight.discard(turn.message_key)
+
+    async def _admit(
+        self,
+        turn: Turn,
+        post: Poster,
+        progress: ProgressCallback | None,
+        notify: Notifier | None,
+        target: ReplyTarget | None,
+        sweep: bool,
+    ) -> None:
         started = time.perf_counter()
         turned_away = self._deliveries.get(turn.message_key)
         if turned_away:
@@ -109,13 +139,13 @@ class EdgeService:
         first = turned_away is None
         if first:
             self._remember(turn.message_key, turned_away=False)
-            if not await self._rate_limit.allow(f"{turn.platform}:{turn.tenant}:{turn.user}"):
+            if not sweep and not await self._rate_limit.allow(f"{turn.platform}:{turn.tenant}:{turn.user}"):
                 await self._turn_away(turn, post, replies.RATE_LIMITED.format(limit=self._per_minute), "rate_limited")
                 return
         try:
             place = self._queue.enter()
         except QueueFullError as exc:
-            if not first:  # the first delivery holds the claim; it is answered
+            if not first or sweep:  # the first delivery holds the claim; a sweep comes back later
                 self._duplicate(turn)
                 return
             log.warning("turn %s turned away: %s", turn.message_key, exc)
@@ -129,15 +159,21 @@ class EdgeService:
             self._queue.abandon(place)
             raise
         try:
-            await self._answer(turn, post, progress, started, place)
+            await self._answer(turn, post, progress, started, place, target)
         finally:
             self._queue.leave()
 
     async def _answer(
-        self, turn: Turn, post: Poster, progress: ProgressCallback | None, started: float, place: Place
+        self,
+        turn: Turn,
+        post: Poster,
+        progress: ProgressCallback | None,
+        started: float,
+        place: Place,
+        target: ReplyTarget | None,
     ) -> None:
         try:
-            answer = await self._service.answer(turn, progress=progress)
+            answer = await self._service.answer(turn, progress=progress, target=target)
         except Exception as exc:  # storage or anything outside the graph failed
             log.exception("turn %s failed before answering", turn.message_key)
             answer = TurnAnswer(result=apology(turn, f"{type(exc).__name__}: {exc}"), turn_id="", duplicate=False)

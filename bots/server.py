@@ -156,6 +156,7 @@ def build_metrics() -> ServiceMetrics:
 async def run_server(settings: Settings, host: str, port: int) -> None:
     """Check the database, listen at once, load the model, then serve until SIGINT/SIGTERM; drain in-flight answers."""
     from bots.bootstrap import build_app, build_llm
+    from bots.maintenance import start_maintenance
 
     build_llm(settings)  # a wrong LLM setting stops start-up before the port opens
     await refuse_unmigrated(settings)  # so does an unmigrated database
@@ -179,6 +180,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
         result_sets=components.storage.result_sets,
     )
     state.slack, state.teams = build_edges(settings, edge)
+    start_maintenance(settings=settings, app=components, edge=edge, edges=(state.slack, state.teams), stop=stop)
     if state.slack is not None and settings.slack_app_token:
         await state.slack.connect_socket_mode(settings.slack_app_token.get_secret_value())
     embedder = components.embedder

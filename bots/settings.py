@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     turn_queue_size: int = Field(default=32, ge=0, le=10_000)
     unmapped_channels: Literal["default", "deny"] = "default"
     retention_days: int = Field(default=90, ge=1)
+    # How long a claimed turn is its worker's; after that the sweep re-answers it (a crash mid-turn).
+    lease_seconds: float = Field(default=300.0, ge=1.0)
     cpu_workers: int = Field(default=2, ge=1, le=64)
     channel_mismatch_probe: bool = False
     fixed_now: dt.datetime | None = None

@@ -11,3 +11,7 @@ class GuardrailsViolationError(Exception):
         self.stage = stage
         self.reason = reason
         self.safe_reply = safe_reply
+
+
+class SearchUnavailableError(ConnectionError):
+    """The search backend cannot be reached (a cluster down or restarting); the person is told so."""

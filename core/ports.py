@@ -27,7 +27,15 @@ from core.knowledge import (
     ToolHealth,
     VectorScope,
 )
-from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, TurnClaim
+from core.records import (
+    ConversationKey,
+    ConversationState,
+    DecisionRecord,
+    Feedback,
+    ReplyTarget,
+    StaleTurn,
+    TurnClaim,
+)
 
 ProgressCallback = Callable[[str], Awaitable[None]]
 """Called with a stage name ("retrieve", "synthesize", ...) as each stage starts."""
@@ -223,7 +231,24 @@ class ConversationStore(Protocol):
 class TurnLedger(Protocol):
     """Exactly-once answering: one claim per message key, with a lease (SPEC section 7)."""
 
-    async def claim(self, turn: Turn, conversation_id: str, now: datetime, lease_seconds: float) -> TurnClaim: ...
+    async def claim(
+        self,
+        turn: Turn,
+        conversation_id: str,
+        now: datetime,
+        lease_seconds: float,
+        target: ReplyTarget | None = None,
+    ) -> TurnClaim:
+        """Claim a message key; a lapsed or failed claim is taken over (counting an attempt)."""
+        ...
+
+    async def stale(self, now: datetime, limit: int) -> list[StaleTurn]:
+        """Claimed turns whose lease lapsed before `now`, oldest first; the sweep re-claims them."""
+        ...
+
+    async def record_reply(self, turn_id: str, reply_id: str) -> None:
+        """A reply was posted (maybe a placeholder): a re-run edits it instead of posting again."""
+        ...
 
     async def mark_answered(self, turn_id: str, now: datetime, reply_id: str | None) -> None: ...
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -77,6 +77,39 @@ class TurnClaim(Contract):
     claimed: bool
     status: TurnStatus
     reply_id: str | None = None
+
+
+class ReplyTarget(Contract):
+    """Where a turn's reply goes, stored with its claim so a sweep can post it after a crash.
+
+    Platform-neutral: `channel` is the Slack channel id or the Teams conversation id, `thread`
+    the Slack thread root (None in a DM) or the Teams activity replied to; `direct` marks a one-to-one
+    chat (the turn was `is_direct`); `reference` is what a
+    platform needs beyond that (the serialized Teams conversation reference for proactive replies).
+    """
+
+    platform: Platform
+    channel: str
+    thread: str | None = None
+    direct: bool = False
+    reference: dict[str, Any] = Field(default_factory=dict)
+
+
+class StaleTurn(Contract):
+    """A claimed turn whose lease lapsed (its worker died): what a sweep needs to re-answer it."""
+
+    turn_id: str
+    message_key: str
+    platform: Platform
+    tenant: str
+    channel_key: str
+    thread: str
+    user: str
+    text: str
+    received_at: datetime
+    attempts: int
+    reply_id: str | None = None
+    target: ReplyTarget | None = None
 
 
 FeedbackValue = Literal["up", "down"]

@@ -23,7 +23,10 @@ class ConversationRow(Base):
     """A conversation: (platform, tenant, channel, thread) with its rolling state."""
 
     __tablename__ = "conversations"
-    __table_args__ = (UniqueConstraint("platform", "tenant", "channel_key", "thread", name="uq_conversation_key"),)
+    __table_args__ = (
+        UniqueConstraint("platform", "tenant", "channel_key", "thread", name="uq_conversation_key"),
+        Index("ix_conversations_updated", "updated_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
@@ -42,7 +45,11 @@ class TurnRow(Base):
     """The turn ledger: one row per message key, claimed with a lease (exactly-once)."""
 
     __tablename__ = "turns"
-    __table_args__ = (Index("ix_turns_conversation", "conversation_id"),)
+    __table_args__ = (
+        Index("ix_turns_conversation", "conversation_id"),
+        Index("ix_turns_status_lease", "status", "lease_expires_at"),
+        Index("ix_turns_created", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     message_key: Mapped[str] = mapped_column(String(255), unique=True)
@@ -53,6 +60,9 @@ class TurnRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     lease_expires_at: Mapped[dt.datetime]
     reply_id: Mapped[str | None] = mapped_column(String(255))
+    # Where the answer goes, so a sweep can re-answer a claim whose worker died (migration 0006).
+    reply_target: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    attempts: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[dt.datetime]
     updated_at: Mapped[dt.datetime]
@@ -121,6 +131,7 @@ class ResultSetRow(Base):
     """A full result set (every matching row), for "show the rest" and CSV export."""
 
     __tablename__ = "result_sets"
+    __table_args__ = (Index("ix_result_sets_created", "created_at"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     created_at: Mapped[dt.datetime]

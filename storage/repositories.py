@@ -6,13 +6,20 @@ import datetime as dt
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, and_, delete, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from core.contracts import TableResult, Turn
+from core.contracts import TableResult
 from core.knowledge import DocumentRecord
-from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, ThreadMemory, TurnClaim
+from core.records import (
+    ConversationKey,
+    ConversationState,
+    DecisionRecord,
+    Feedback,
+    ThreadMemory,
+)
 from storage.database import Database, as_utc
+from storage.ledger import SqlTurnLedger
 from storage.models import (
     ChannelAccessRow,
     ConversationRow,
@@ -20,8 +27,16 @@ from storage.models import (
     FeedbackRow,
     ResultSetRow,
     RouterDecisionRow,
-    TurnRow,
 )
+
+__all__ = [
+    "SqlChannelAccess",
+    "SqlConversationStore",
+    "SqlDecisionLog",
+    "SqlDocumentRegistry",
+    "SqlResultSetStore",
+    "SqlTurnLedger",
+]
 
 
 def _new_id() -> str:
@@ -101,82 +116,6 @@ def _state(row: ConversationRow, key: ConversationKey) -> ConversationState:
         memory=ThreadMemory.model_validate(row.state or {}),
         updated_at=as_utc(row.updated_at),
     )
-
-
-class SqlTurnLedger:
-    """The turn ledger: a unique message key, a status and a lease."""
-
-    def __init__(self, *, database: Database) -> None:
-        self._db = database
-
-    async def claim(self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float) -> TurnClaim:
-        """Claim a message; a second delivery gets `claimed=False` unless the first lease lapsed."""
-        lease = now + dt.timedelta(seconds=lease_seconds)
-        async with self._db.sessions() as session:
-            row = TurnRow(
-                id=_new_id(),
-                message_key=turn.message_key,
-                conversation_id=conversation_id,
-                platform=turn.platform,
-                user_id=turn.user,
-                text=turn.text,
-                status="claimed",
-                lease_expires_at=lease,
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(row)
-            try:
-                await session.commit()
-                return TurnClaim(turn_id=row.id, claimed=True, status="claimed")
-            except IntegrityError:
-                await session.rollback()
-            # Someone has it: take it over only if that attempt failed or its lease ran out.
-            taken = await session.execute(
-                update(TurnRow)
-                .where(
-                    TurnRow.message_key == turn.message_key,
-                    or_(
-                        TurnRow.status == "failed",
-                        and_(TurnRow.status == "claimed", TurnRow.lease_expires_at < now),
-                    ),
-                )
-                .values(status="claimed", lease_expires_at=lease, updated_at=now, error=None)
-            )
-            await session.commit()
-            existing = (
-                await session.execute(select(TurnRow).where(TurnRow.message_key == turn.message_key))
-            ).scalar_one()
-            return TurnClaim(
-                turn_id=existing.id,
-                claimed=taken.rowcount == 1,  # type: ignore[attr-defined]
-                status=existing.status,
-                reply_id=existing.reply_id,
-            )
-
-    async def mark_answered(self, turn_id: str, now: dt.datetime, reply_id: str | None) -> None:
-        """The reply was posted (with its platform id, so a re-run edits instead of posting)."""
-        await self._set(turn_id, status="answered", reply_id=reply_id, updated_at=now)
-
-    async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
-        """The reply could not be posted."""
-        await self._set(turn_id, status="failed", error=error[:2000], updated_at=now)
-
-    async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
-        """The newest turn on `platform` whose reply has this id; None when none has."""
-        query = (
-            select(TurnRow.id)
-            .where(TurnRow.platform == platform, TurnRow.reply_id == reply_id)
-            .order_by(TurnRow.created_at.desc())
-            .limit(1)
-        )
-        async with self._db.sessions() as session:
-            return (await session.execute(query)).scalar_one_or_none()
-
-    async def _set(self, turn_id: str, **values: object) -> None:
-        async with self._db.sessions() as session:
-            await session.execute(update(TurnRow).where(TurnRow.id == turn_id).values(**values))
-            await session.commit()
 
 
 class SqlDecisionLog:

@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,7 +33,16 @@ from core.orchestrator.commands import Commands
 from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.service import TurnService
 from core.ports import Clock, ConversationStore, DecisionLog, Embeddings, TurnLedger
-from core.records import ConversationKey, ConversationState, DecisionRecord, Feedback, TurnClaim
+from core.records import (
+    ConversationKey,
+    ConversationState,
+    DecisionRecord,
+    Feedback,
+    ReplyTarget,
+    StaleTurn,
+    TurnClaim,
+    TurnStatus,
+)
 from core.text import STOPWORDS, normalize_label, term_root, words
 
 DIMENSION = 512
@@ -277,42 +287,79 @@ class InMemoryConversations:
         self.states[(key.platform, key.tenant, key.channel_key, key.thread)] = state.model_copy()
 
 
+@dataclass
+class _LedgerRow:
+    turn_id: str
+    turn: Turn
+    status: TurnStatus
+    lease: dt.datetime
+    attempts: int = 1
+    reply_id: str | None = None
+    target: ReplyTarget | None = None
+
+
 class InMemoryLedger:
-    """The turn ledger in a dict: message key → [turn id, status, lease, reply id]."""
+    """The turn ledger in a dict keyed by message key."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[object]] = {}
+        self.rows: dict[str, _LedgerRow] = {}
 
-    async def claim(self, turn: Turn, conversation_id: str, now: dt.datetime, lease_seconds: float) -> TurnClaim:
+    async def claim(
+        self,
+        turn: Turn,
+        conversation_id: str,
+        now: dt.datetime,
+        lease_seconds: float,
+        target: ReplyTarget | None = None,
+    ) -> TurnClaim:
         lease = now + dt.timedelta(seconds=lease_seconds)
         row = self.rows.get(turn.message_key)
         if row is None:
-            self.rows[turn.message_key] = [str(uuid.uuid4()), "claimed", lease, None]
-            return TurnClaim(turn_id=str(self.rows[turn.message_key][0]), claimed=True, status="claimed")
-        turn_id, status, expires, reply = row
-        takeover = status == "failed" or (status == "claimed" and expires < now)  # type: ignore[operator]
+            row = _LedgerRow(turn_id=str(uuid.uuid4()), turn=turn, status="claimed", lease=lease, target=target)
+            self.rows[turn.message_key] = row
+            return TurnClaim(turn_id=row.turn_id, claimed=True, status="claimed")
+        takeover = row.status == "failed" or (row.status == "claimed" and row.lease < now)
         if takeover:
-            row[1], row[2] = "claimed", lease
-        return TurnClaim(
-            turn_id=str(turn_id),
-            claimed=takeover,
-            status=str(row[1]),
-            reply_id=reply,  # type: ignore[arg-type]
-        )
+            row.status, row.lease, row.attempts = "claimed", lease, row.attempts + 1
+            row.target = target or row.target
+        return TurnClaim(turn_id=row.turn_id, claimed=takeover, status=row.status, reply_id=row.reply_id)
 
-    def _row(self, turn_id: str) -> list[object]:
-        return next(r for r in self.rows.values() if r[0] == turn_id)
+    async def stale(self, now: dt.datetime, limit: int) -> list[StaleTurn]:
+        lapsed = [r for r in self.rows.values() if r.status == "claimed" and r.lease < now]
+        return [
+            StaleTurn(
+                turn_id=r.turn_id,
+                message_key=r.turn.message_key,
+                platform=r.turn.platform,
+                tenant=r.turn.tenant,
+                channel_key=r.turn.channel_key,
+                thread=r.turn.thread,
+                user=r.turn.user,
+                text=r.turn.text,
+                received_at=r.turn.received_at,
+                attempts=r.attempts,
+                reply_id=r.reply_id,
+                target=r.target,
+            )
+            for r in sorted(lapsed, key=lambda r: r.turn.received_at)[:limit]
+        ]
+
+    def _row(self, turn_id: str) -> _LedgerRow:
+        return next(r for r in self.rows.values() if r.turn_id == turn_id)
+
+    async def record_reply(self, turn_id: str, reply_id: str) -> None:
+        self._row(turn_id).reply_id = reply_id
 
     async def mark_answered(self, turn_id: str, now: dt.datetime, reply_id: str | None) -> None:
         row = self._row(turn_id)
-        row[1], row[3] = "answered", reply_id
+        row.status, row.reply_id = "answered", reply_id or row.reply_id
 
     async def mark_failed(self, turn_id: str, now: dt.datetime, error: str) -> None:
-        self._row(turn_id)[1] = "failed"
+        self._row(turn_id).status = "failed"
 
     async def turn_for_reply(self, platform: str, reply_id: str) -> str | None:
-        found = [r[0] for key, r in self.rows.items() if key.startswith(f"{platform}:") and r[3] == reply_id]
-        return str(found[-1]) if found else None
+        found = [r.turn_id for r in self.rows.values() if r.turn.platform == platform and r.reply_id == reply_id]
+        return found[-1] if found else None
 
 
 class InMemoryDecisions:

@@ -167,6 +167,8 @@ class SlackApiServer(_Recorder):
         if method in ("chat.postMessage", "chat.startStream"):
             ts = f"{int(time.time())}.{next(self._ts):06d}"
             return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts, "message": {"ts": ts}})
+        if method == "chat.update":
+            return web.json_response({"ok": True, "channel": body.get("channel"), "ts": body.get("ts")})
         if method == "files.getUploadURLExternal":
             file_id = f"F{next(self._files):04d}"
             return web.json_response({"ok": True, "upload_url": f"{self.url}/upload/{file_id}", "file_id": file_id})
@@ -211,6 +213,7 @@ class BotConnectorServer(_Recorder):
         app = web.Application()
         app.router.add_post("/v3/conversations/{conversation}/activities", self._handle)
         app.router.add_post("/v3/conversations/{conversation}/activities/{reply_to}", self._handle)
+        app.router.add_put("/v3/conversations/{conversation}/activities/{reply_to}", self._update)
         await self._start(app)
         return self
 
@@ -228,6 +231,13 @@ class BotConnectorServer(_Recorder):
             )
         )
         return web.json_response({"id": reply_id})
+
+    async def _update(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.calls.append(
+            Call(method="update", body=body, path=request.match_info["reply_to"], headers=dict(request.headers))
+        )
+        return web.json_response({"id": request.match_info["reply_to"]})
 
 
 def teams_activity(

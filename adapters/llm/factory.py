@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import httpx
@@ -57,16 +58,35 @@ def build_chat_models(
                 temperature=t,
             )
 
-        return ChatModels(answer=openai_at(temperature), strict=openai_at(0.0), name=f"openai:{model}")
+        answer, strict = openai_at(temperature), openai_at(0.0)
+
+        def openai_bounded(tokens: int, is_strict: bool) -> ChatRunnable:
+            chat = strict if is_strict else answer
+            if base_url is None:  # api.openai.com: langchain sends `max_completion_tokens`
+                return chat.bind(max_tokens=tokens)
+            # Compatible servers (llama.cpp, vLLM, Ollama, LM Studio) read `max_tokens`.
+            return chat.bind(extra_body={"max_tokens": tokens})
+
+        return ChatModels(answer=answer, strict=strict, name=f"openai:{model}", bounded=openai_bounded)
 
     from langchain_ollama import ChatOllama
 
-    def ollama_at(t: float) -> ChatRunnable:
+    @functools.cache
+    def ollama_at(t: float, tokens: int | None = None) -> ChatRunnable:
         chat = ChatOllama(
-            model=model, base_url=base_url or OLLAMA_URL, temperature=t, client_kwargs={"timeout": timeout_s}
+            model=model,
+            base_url=base_url or OLLAMA_URL,
+            temperature=t,
+            num_predict=tokens,
+            client_kwargs={"timeout": timeout_s},
         )
         if max_retries <= 0:
             return chat
         return chat.with_retry(retry_if_exception_type=OLLAMA_RETRYABLE, stop_after_attempt=max_retries + 1)
 
-    return ChatModels(answer=ollama_at(temperature), strict=ollama_at(0.0), name=f"ollama:{model}")
+    def ollama_bounded(tokens: int, is_strict: bool) -> ChatRunnable:
+        return ollama_at(0.0 if is_strict else temperature, tokens)
+
+    return ChatModels(
+        answer=ollama_at(temperature), strict=ollama_at(0.0), name=f"ollama:{model}", bounded=ollama_bounded
+    )

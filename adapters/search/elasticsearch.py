@@ -7,11 +7,13 @@ BM25 and kNN run with the same filters and are fused by RRF in the client; Elast
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
-from elasticsearch import AsyncElasticsearch, NotFoundError
+from elasticsearch import AsyncElasticsearch, ConnectionTimeout, NotFoundError, TransportError
+from elasticsearch import ConnectionError as ClusterUnreachableError
 from elasticsearch.helpers import async_bulk
 
 from adapters.annotations.matching import aggregate, match_query_labels, select
@@ -19,6 +21,7 @@ from adapters.annotations.units import UnitNormalizer
 from adapters.search import elasticsearch_bodies as bodies
 from adapters.search.embedded import as_matrix
 from core.contracts import SearchFilters
+from core.errors import SearchUnavailableError
 from core.fusion import boost_recent, reciprocal_rank_fusion
 from core.knowledge import (
     AggregateFunction,
@@ -37,6 +40,23 @@ from core.ports import Embeddings
 from core.text import normalize_label
 
 MAX_ANNOTATIONS = 10_000
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reachable(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A cluster that cannot be reached is `SearchUnavailableError`: the core tells the person so."""
+
+    @functools.wraps(method)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (ClusterUnreachableError, ConnectionTimeout) as exc:
+            raise SearchUnavailableError(f"Elasticsearch is unreachable: {exc}") from exc
+
+    return call
 
 
 class ElasticsearchBackend:
@@ -134,6 +154,7 @@ class ElasticsearchBackend:
                 index=index, query={"term": {"doc_id": doc_id}}, refresh=True, conflicts="proceed"
             )
 
+    @_reachable
     async def known_labels(self) -> list[str]:
         """Labels that have an embedding."""
         found = await self._client.search(index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label"])
@@ -152,6 +173,7 @@ class ElasticsearchBackend:
         ]
         await async_bulk(self._client, actions, refresh="wait_for", max_retries=5, initial_backoff=1)
 
+    @_reachable
     async def search_text(
         self, query: str, filters: SearchFilters, limit: int, query_vector: Embeddings
     ) -> list[SearchHit]:
@@ -160,6 +182,7 @@ class ElasticsearchBackend:
         found = await self._client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
         return self._hits([_ids(found)], _sources(found), vector, limit, bm25=found)
 
+    @_reachable
     async def search_vector(
         self, query_vector: Embeddings, filters: SearchFilters, limit: int, scope: VectorScope = "segment"
     ) -> list[SearchHit]:
@@ -170,6 +193,7 @@ class ElasticsearchBackend:
         )
         return self._hits([[], _ids(found)], _sources(found), vector, limit)
 
+    @_reachable
     async def search_hybrid(
         self,
         query: str,
@@ -240,6 +264,7 @@ class ElasticsearchBackend:
         vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
         return select(candidates, query, match_query_labels(query, known, matrix, vectors), self._units)
 
+    @_reachable
     async def annotations_search(
         self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
     ) -> AnnotationMatches:
@@ -248,6 +273,7 @@ class ElasticsearchBackend:
         ordered = sorted(matches, key=lambda a: a.date.toordinal() if a.date else 0, reverse=True)
         return AnnotationMatches(annotations=ordered[:limit], total=len(matches))
 
+    @_reachable
     async def annotations_aggregate(
         self,
         query: AnnotationQuery,
@@ -260,6 +286,7 @@ class ElasticsearchBackend:
         """An exact aggregate over every matching annotation."""
         return aggregate(await self._annotations(query, filters, label_vectors), function, field, group_by)
 
+    @_reachable
     async def stats(self, filters: SearchFilters) -> CollectionStats:
         """Documents per category and annotated documents."""
         found = await self._client.search(index=self.segments, body=bodies.stats_body(filters))
@@ -277,7 +304,7 @@ class ElasticsearchBackend:
             cluster = await self._client.cluster.health()
             stats = await self.stats(SearchFilters())
             count = await self._client.count(index=self.segments, query={"term": {"kind": "segment"}})
-        except (NotFoundError, ConnectionError) as exc:
+        except (NotFoundError, TransportError, ConnectionError) as exc:  # a cluster that is down is unhealthy
             return ToolHealth(backend=self.name, ok=False, detail=str(exc))
         return ToolHealth(
             backend=self.name,

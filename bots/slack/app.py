@@ -33,6 +33,7 @@ from bots.slack.convert import (
     thread_of,
 )
 from bots.slack.progress import Progress
+from bots.slack.repost import slack_reply_target
 from core.contracts import Turn
 from core.orchestrator.service import TurnAnswer
 from core.records import ConversationKey
@@ -224,7 +225,8 @@ class SlackEdge:
         async def notify(text: str) -> None:  # a short notice before the answer (a queued turn's place)
             await client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=render.escape(text))
 
-        await self._edge.answer_and_post(turn, post, progress, notify)
+        reply_target = slack_reply_target(target, direct=turn.is_direct)
+        await self._edge.answer_and_post(turn, post, progress, notify, target=reply_target)
 
     async def _post_reply(self, answer: TurnAnswer, target: SlackTarget, client: AsyncWebClient) -> str | None:
         assert answer.result is not None

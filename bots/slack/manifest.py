@@ -9,6 +9,7 @@ import yaml
 METHOD_SCOPES: dict[str, str] = {
     "auth.test": "",
     "chat.postMessage": "chat:write",
+    "chat.update": "chat:write",
     "chat.startStream": "chat:write",
     "chat.appendStream": "chat:write",
     "chat.stopStream": "chat:write",
@@ -26,6 +27,7 @@ METHOD_SCOPES: dict[str, str] = {
 
 CLIENT_METHODS: dict[str, tuple[str, ...]] = {
     "chat_postMessage": ("chat.postMessage",),
+    "chat_update": ("chat.update",),  # the stale-claim sweep replaces a reply it had posted
     "chat_stream": ("chat.startStream", "chat.appendStream", "chat.stopStream"),
     "reactions_add": ("reactions.add",),
     "reactions_remove": ("reactions.remove",),

@@ -22,6 +22,7 @@ from bots.edge import EdgeService
 from bots.teams import texts
 from bots.teams.convert import activity_to_turn, card_action_text, conversation_key, feedback_of, mentions_bot
 from bots.teams.render import answer_activity
+from bots.teams.repost import teams_reply_target
 from bots.teams.stream import Stream
 from core.orchestrator.service import TurnAnswer
 
@@ -91,7 +92,8 @@ class TeamsEdge:
                 return await stream.finish(answer.result)
             return await self.send(reference, answer_activity(answer.result))
 
-        self._edge.spawn(self._edge.answer_and_post(turn, post, stream.progress if stream else None))
+        target = teams_reply_target(reference, direct=turn.is_direct)
+        self._edge.spawn(self._edge.answer_and_post(turn, post, stream.progress if stream else None, target=target))
         return True
 
     async def feedback(self, context: TurnContext) -> None:
@@ -121,6 +123,16 @@ class TeamsEdge:
 
         await self.adapter.continue_conversation(reference, callback, self._app_id)
         return sent[0] if sent else None
+
+    async def update(self, reference: ConversationReference, reply_id: str, wire: dict[str, Any]) -> None:
+        """Replace the activity posted as `reply_id` (the stale-claim sweep edits, never posts twice)."""
+
+        async def callback(context: TurnContext) -> None:
+            activity = _sdk_activity(wire)
+            activity.id = reply_id
+            await context.update_activity(activity)
+
+        await self.adapter.continue_conversation(reference, callback, self._app_id)
 
 
 class _WireEntity(Entity):  # type: ignore[misc]  # botbuilder ships no type hints

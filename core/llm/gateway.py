@@ -20,6 +20,7 @@ from langchain_core.runnables import Runnable
 from langsmith import traceable
 
 from core.contracts import LlmStage, LlmStep
+from core.prompts import OUTPUT_TOKENS
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +32,22 @@ CONTINUE = "Continue exactly where you stopped. Do not repeat anything you alrea
 MAX_REASON = 240
 
 
+BoundedModel = Callable[[int, bool], ChatRunnable]
+"""The model limited to `n` output tokens (`max_tokens` on the wire), at temperature 0 when strict."""
+
+
 @dataclass(frozen=True)
 class ChatModels:
-    """The configured chat model at its answer temperature, and the same model at temperature 0."""
+    """The configured chat model at its answer temperature, and the same model at temperature 0.
+
+    `bounded` gives the model limited to a stage's output budget; without it (scripted test models)
+    the stages run unbounded.
+    """
 
     answer: ChatRunnable
     strict: ChatRunnable
     name: str
+    bounded: BoundedModel | None = None
 
 
 class LlmGateway:
@@ -83,6 +93,10 @@ class LlmGateway:
         if self._models is None:
             return None, LlmStep(stage=stage, path="deterministic", reason="no LLM configured")
         model = self._models.strict if strict else self._models.answer
+        if self._models.bounded is not None:
+            # A model that never stops would generate to its context limit and jam the server
+            # for every later request; each stage asks for only what it can use.
+            model = self._models.bounded(OUTPUT_TOKENS[stage], strict)
         started = time.perf_counter()
         if started < self._down_until:
             reason = f"skipped: the model failed {started - self._down_until + self._cooldown_s:.0f} s ago"

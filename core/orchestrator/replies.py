@@ -27,6 +27,10 @@ CHANNEL_NOT_SET_UP = (
     "`threadwise channels set <channel key> <collection>`."
 )
 INTERNAL_ERROR = "Sorry, something went wrong while answering. The team can trace it with reference {reference}."
+SEARCH_UNAVAILABLE = (
+    "I can't reach the document search right now, so I can't answer this yet. Please ask again in a few "
+    "minutes (reference {reference})."
+)
 CHANNEL_MISMATCH = (
     "The documents this channel can read don't answer this, but documents this channel can't read "
     "might. I can't show those here; ask in a channel that has access, or ask an admin."

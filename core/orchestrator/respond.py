@@ -20,6 +20,7 @@ from core.contracts import (
     RouteDecision,
     Terminal,
 )
+from core.errors import SearchUnavailableError
 from core.orchestrator import replies
 from core.orchestrator.compose import overflow_question
 from core.orchestrator.state import GraphState
@@ -46,13 +47,16 @@ def decide(state: GraphState) -> Outcome:
     intake, draft, reflection = state.intake, state.draft, state.reflection
     queries = [r.query for r in state.rounds]
     if state.errors and state.guardrail is None:
+        # A search backend that is down is said plainly: the person can act on it (ask again later).
+        unavailable = any(f": {SearchUnavailableError.__name__}:" in error for error in state.errors)
+        text = replies.SEARCH_UNAVAILABLE if unavailable else replies.INTERNAL_ERROR
         return Outcome(
             "LOW_CONFIDENCE",
             "escalate",
             "uncertainty",
             "fail",
             "confidence_too_low_clarify",
-            replies.INTERNAL_ERROR.format(reference=state.turn.message_key),
+            text.format(reference=state.turn.message_key),
             "error inside a stage: " + state.errors[-1].split(":", 1)[0],
         )
     if state.guardrail is not None:

@@ -24,7 +24,7 @@ from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.guardrails import redact
 from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
-from core.records import ConversationKey, DecisionRecord, Feedback, FeedbackValue
+from core.records import ConversationKey, DecisionRecord, Feedback, FeedbackValue, ReplyTarget, StaleTurn
 from core.understanding import points_at_many
 
 LEASE_SECONDS = 300.0
@@ -41,6 +41,8 @@ class TurnAnswer:
     result: OrchestrationResult | None
     turn_id: str
     duplicate: bool
+    reply_id: str | None = None
+    """A reply already on the platform (posted before a crash): edit it, never post a second one."""
 
 
 class TurnService:
@@ -63,8 +65,10 @@ class TurnService:
         commands: Commands,
         count_tokens: Callable[[Sequence[str]], list[int]],
         llm: LlmGateway,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         self._llm = llm
+        self._lease_seconds = lease_seconds
         self._graph = graph
         self._conversations = conversations
         self._ledger = ledger
@@ -81,11 +85,14 @@ class TurnService:
             return None
         return readable_collections(turn.channel_key, await self._channels.mapping(), self._unmapped)
 
-    async def answer(self, turn: Turn, *, progress: ProgressCallback | None = None) -> TurnAnswer:
+    async def answer(
+        self, turn: Turn, *, progress: ProgressCallback | None = None, target: ReplyTarget | None = None
+    ) -> TurnAnswer:
         """Claim the message, check access, run a command or the graph, log the decision, remember the thread.
 
         Never raises for a failure inside the core: the reply is then an apology with a reference.
         A channel refused by the access policy gets a refusal saying so, claimed like any turn.
+        `target` (where the reply goes) is kept with the claim, so a sweep can answer if this worker dies.
         """
         key = ConversationKey(
             platform=turn.platform, tenant=turn.tenant, channel_key=turn.channel_key, thread=turn.thread
@@ -97,7 +104,7 @@ class TurnService:
             conversation = reset(conversation, now)
         # Personal data never reaches storage: the ledger keeps the redacted text.
         stored = turn.model_copy(update={"text": redact(turn.text).text})
-        claim = await self._ledger.claim(stored, conversation.conversation_id, now, LEASE_SECONDS)
+        claim = await self._ledger.claim(stored, conversation.conversation_id, now, self._lease_seconds, target)
         if not claim.claimed:
             return TurnAnswer(result=None, turn_id=claim.turn_id, duplicate=True)
         try:
@@ -108,7 +115,7 @@ class TurnService:
                 update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id}
             )
             await self._decisions.record(_decision(result, claim.turn_id, conversation.conversation_id, self._clock))
-            return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
+            return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False, reply_id=claim.reply_id)
         offset = conversation.memory.result_offset
         try:
             if prepared.command:
@@ -151,7 +158,7 @@ class TurnService:
             )
         await self._decisions.record(_decision(result, claim.turn_id, conversation_id, self._clock))
         await self._conversations.save(conversation)
-        return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False)
+        return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False, reply_id=claim.reply_id)
 
     async def feedback(self, turn_id: str, user: str, value: FeedbackValue) -> bool:
         """A person's 👍/👎 on a turn's answer, stored against its decision; False for an unknown turn."""
@@ -164,6 +171,14 @@ class TurnService:
     async def delivered(self, turn_id: str, reply_id: str | None) -> None:
         """The platform posted the reply: the turn is answered."""
         await self._ledger.mark_answered(turn_id, self._clock.now(), reply_id)
+
+    async def posted(self, turn_id: str, reply_id: str) -> None:
+        """A reply (or a placeholder) is on the platform before the turn is done: a re-run edits it."""
+        await self._ledger.record_reply(turn_id, reply_id)
+
+    async def stale(self, limit: int) -> list[StaleTurn]:
+        """Claimed turns whose lease lapsed (their worker died), for the sweep to re-answer."""
+        return await self._ledger.stale(self._clock.now(), limit)
 
     async def undelivered(self, turn_id: str, error: str) -> None:
         """The platform could not post the reply: a sweep may retry it."""

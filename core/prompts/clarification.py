@@ -11,6 +11,9 @@ Attempts tried:
 Draft reply:
 {draft}"""
 
+# Output budget (`max_tokens`): at most 4 sentences (MAX_CHARS).
+OUTPUT_TOKENS = 400
+
 MAX_CHARS = 1500
 
 

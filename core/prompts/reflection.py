@@ -19,6 +19,9 @@ Answer:
 Cited sources:
 {sources}"""
 
+# Output budget (`max_tokens`): a JSON object: two grades and a short list of missing parts.
+OUTPUT_TOKENS = 160
+
 
 class Judgement(BaseModel):
     """The model's graded judgement."""

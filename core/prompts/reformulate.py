@@ -13,6 +13,9 @@ Respond with JSON only: {"query": "...", "passage": "..."}"""
 USER = """Question: {question}
 Queries already searched: {tried}"""
 
+# Output budget (`max_tokens`): a JSON query and a 2-3 sentence passage.
+OUTPUT_TOKENS = 200
+
 
 class Reformulation(BaseModel):
     """The model's new query and hypothetical passage."""

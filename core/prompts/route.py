@@ -24,6 +24,9 @@ Tool health: {health}
 Routes offered: {offered}
 Rule-based router's choice: {suggested} (fallbacks: {fallbacks}) — keep it unless the question clearly needs another route."""
 
+# Output budget (`max_tokens`): a JSON object: route, fallbacks, one-line reason.
+OUTPUT_TOKENS = 160
+
 Route = Literal["structured", "hybrid", "long_text"]
 
 

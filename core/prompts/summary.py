@@ -13,6 +13,9 @@ USER = """Summary so far:
 New question: {question}
 Answer given: {answer}"""
 
+# Output budget (`max_tokens`): the summary (MAX_TOKENS embedding tokens, with headroom).
+OUTPUT_TOKENS = 400
+
 MAX_TOKENS = 350
 
 

@@ -16,6 +16,9 @@ USER = """Sources:
 
 Question: {question}"""
 
+# Output budget (`max_tokens`): a few cited paragraphs (a longer answer continues, at most twice).
+OUTPUT_TOKENS = 700
+
 MARK = re.compile(r"\[(\d+)\]")
 TRAILING_SOURCES = re.compile(r"\n+\s*(?:\*\*)?sources?(?:\*\*)?:?\s*\n.*\Z", re.IGNORECASE | re.DOTALL)
 

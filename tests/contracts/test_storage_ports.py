@@ -12,7 +12,7 @@ import pytest
 
 from core.contracts import RetrievalRound, SearchFilters, TableResult, Turn
 from core.knowledge import DocumentRecord
-from core.records import ConversationKey, DecisionRecord, Feedback, ThreadMemory
+from core.records import ConversationKey, DecisionRecord, Feedback, ReplyTarget, ThreadMemory
 from storage.repositories import (
     SqlChannelAccess,
     SqlConversationStore,
@@ -136,6 +136,46 @@ async def test_ledger_lapsed_lease_or_failure_can_be_reclaimed(ports: dict[str, 
     await ledger.mark_failed(first.turn_id, NOW, "post failed")
     retried = await ledger.claim(_turn(), conversation.conversation_id, NOW + dt.timedelta(seconds=62), 60)
     assert retried.claimed and retried.turn_id == first.turn_id
+
+
+TARGET = ReplyTarget(platform="slack", channel="C1", thread="1700000000.000100")
+
+
+async def test_ledger_lists_only_lapsed_claims_with_their_reply_target(ports: dict[str, Any]) -> None:
+    conversation = await ports["conversations"].open(KEY, NOW)
+    ledger = ports["ledger"]
+    lapsing = await ledger.claim(_turn(), conversation.conversation_id, NOW, 60, TARGET)
+    answered = await ledger.claim(_turn("slack:T1:C1:2"), conversation.conversation_id, NOW, 60, TARGET)
+    await ledger.mark_answered(answered.turn_id, NOW, "1700000002.000300")
+    await ledger.claim(_turn("slack:T1:C1:3"), conversation.conversation_id, NOW + dt.timedelta(seconds=50), 60)
+    assert await ledger.stale(NOW + dt.timedelta(seconds=30), 10) == []
+    (stale,) = await ledger.stale(NOW + dt.timedelta(seconds=61), 10)
+    assert stale.turn_id == lapsing.turn_id and stale.message_key == _turn().message_key
+    assert (stale.tenant, stale.channel_key, stale.thread, stale.user) == ("T1", "slack:T1:C1", KEY.thread, "U1")
+    assert stale.text == "What is the leave policy?" and stale.attempts == 1
+    assert stale.target == TARGET and stale.reply_id is None
+
+
+async def test_ledger_stale_claim_is_retaken_by_one_sweeper_and_keeps_its_reply(ports: dict[str, Any]) -> None:
+    conversation = await ports["conversations"].open(KEY, NOW)
+    ledger = ports["ledger"]
+    first = await ledger.claim(_turn(), conversation.conversation_id, NOW, 60, TARGET)
+    await ledger.record_reply(first.turn_id, "1700000001.000200")  # a placeholder was posted, then the worker died
+    later = NOW + dt.timedelta(seconds=61)
+    (stale,) = await ledger.stale(later, 10)
+    assert stale.reply_id == "1700000001.000200"
+    # Replicas sweep at once: the turn is re-claimed by one of them, without its target being lost.
+    claims = await asyncio.gather(
+        *(ledger.claim(_turn(stale.message_key), conversation.conversation_id, later, 60) for _ in range(4))
+    )
+    assert sum(c.claimed for c in claims) == 1
+    assert {c.reply_id for c in claims} == {"1700000001.000200"}
+    assert await ledger.stale(later, 10) == []
+    (again,) = await ledger.stale(later + dt.timedelta(seconds=61), 10)
+    assert again.attempts == 2 and again.target == TARGET
+    await ledger.mark_answered(first.turn_id, later, None)
+    done = await ledger.claim(_turn(), conversation.conversation_id, later + dt.timedelta(hours=1), 60)
+    assert not done.claimed and done.status == "answered" and done.reply_id == "1700000001.000200"
 
 
 async def test_decision_log_keeps_order_and_fields(ports: dict[str, Any]) -> None:
