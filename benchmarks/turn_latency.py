@@ -101,6 +101,30 @@ class EmbedCounter:
         return out
 
 
+class CallTimer:
+    """Wall time spent in chosen async methods of this app's instances during one turn (benchmark only)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+
+    def wrap(self, obj: Any, method: str, label: str) -> None:
+        inner = getattr(obj, method)
+
+        async def timed(*a: Any, **k: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await inner(*a, **k)
+            finally:
+                self.spent[label] += (time.perf_counter() - t0) * 1000
+
+        setattr(obj, method, timed)
+
+    def take(self) -> dict[str, float]:
+        out = dict(self.spent)
+        self.spent.clear()
+        return out
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     spec = yaml.safe_load(args.cases.read_text(encoding="utf-8"))
     base = args.cases.resolve().parent
@@ -130,6 +154,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await app.storage.channels.set(channel, collections)
         cases = [c for c in spec["cases"] if not c.get("history") and c.get("reranker") != "unavailable"]
         counter = EmbedCounter(app.embedder)
+        timer = CallTimer()
+        storage = app.storage
+        timer.wrap(app.service._graph, "run", "graph.run (all stages, wall)")
+        for obj, method in (
+            (storage.conversations, "open"),
+            (storage.conversations, "save"),
+            (storage.ledger, "claim"),
+            (storage.decisions, "record"),
+            (storage.channels, "mapping"),
+        ):
+            timer.wrap(obj, method, f"storage.{type(obj).__name__}.{method}")
 
         async def ask(i: int) -> tuple[float, Any, str]:
             case = cases[i % len(cases)]
@@ -153,6 +188,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for i in range(args.warmup):
             await ask(len(cases) * len(VARIANTS) * 7 + i)  # cycles back to variant 1, 2 …; cache emptied below
         counter.take()
+        timer.take()
         getattr(app.embedder, "_recent", {}).clear()
 
         turns: list[float] = []
@@ -160,9 +196,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         per_case: dict[str, list[float]] = defaultdict(list)
         calls, asked, encoded = [], [], []
         kinds: dict[str, int] = defaultdict(int)
+        around: dict[str, list[float]] = defaultdict(list)
         for i in range(args.turns):
             took, result, case_id = await ask(i)
             c, a, e = counter.take()
+            spent = timer.take()
+            for label, ms in spent.items():
+                around[label].append(ms)
+            storage_ms = sum(v for k, v in spent.items() if k.startswith("storage."))
+            around["storage (all five calls)"].append(storage_ms)
+            around["turn outside graph.run"].append(took - spent.get("graph.run (all stages, wall)", 0.0))
             turns.append(took)
             per_case[case_id].append(took)
             calls.append(c)
@@ -189,6 +232,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "warmup": args.warmup,
             "turn_ms": describe(turns),
             "stages_ms": {k: describe(v) for k, v in sorted(stages.items(), key=lambda kv: -statistics.median(kv[1]))},
+            "around_the_graph_ms": {k: describe(v) for k, v in sorted(around.items())},
             "embeddings_per_turn": {
                 "embed_calls": describe([float(x) for x in calls]),
                 "texts_asked": describe([float(x) for x in asked]),
