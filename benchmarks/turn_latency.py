@@ -29,6 +29,7 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ from core.orchestrator.service import OPERATOR_CHANNEL  # noqa: E402
 
 CASES = REPO / "examples" / "behavior" / "cases.yaml"
 # Small variations: a different text each cycle (so no cached query embedding), same meaning.
-VARIANTS = [
+VARIANTS: list[Callable[[str], str]] = [
     lambda q: q,
     lambda q: f"Quick question: {q}",
     lambda q: q.rstrip("?") + ", please?",
