@@ -41,8 +41,13 @@ class Database:
         if search_path and parsed.drivername.startswith("postgresql"):
             # A private schema per test run (or per tenant deployment) on a shared server.
             connect_args["server_settings"] = {"search_path": search_path}
-        # pre-ping: a connection left dead by a database restart is replaced, not handed to a turn.
-        self.engine: AsyncEngine = create_async_engine(parsed, echo=echo, connect_args=connect_args, pool_pre_ping=True)
+        # pre-ping: a connection left dead by a database server restart is replaced, not handed to a turn.
+        # An embedded SQLite file has no server to restart, so there the ping is only an extra round trip
+        # through aiosqlite's thread on every session (four or five per turn).
+        pre_ping = not parsed.drivername.startswith("sqlite")
+        self.engine: AsyncEngine = create_async_engine(
+            parsed, echo=echo, connect_args=connect_args, pool_pre_ping=pre_ping
+        )
         if parsed.drivername.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
