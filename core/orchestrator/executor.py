@@ -177,9 +177,6 @@ class Executor:
         result_set_id = await self._result_sets.save(table, rows, self._clock.now())
         return table.model_copy(update={"result_set_id": result_set_id})
 
-    def _level(self, result: RoundResult, state: GraphState) -> EvidenceLevel:
-        return self._calibration_level([e.relevance for e in result.evidence], state)
-
     def _calibration_level(self, relevances: list[float], state: GraphState) -> EvidenceLevel:
         relevant = sorted((r for r in relevances if r >= self._calibration.low), reverse=True)
         if not relevant:
