@@ -206,14 +206,21 @@ def quantize_model(folder: Path) -> Path:
     try:
         # Unsigned symmetric per-channel weights on the MatMuls only: signed 8-bit weights
         # saturate on AVX2 CPUs without VNNI and lose far more accuracy.
-        quantize_dynamic(
-            folder / FP32_FILE,
-            staging,
-            weight_type=QuantType.QUInt8,
-            per_channel=True,
-            op_types_to_quantize=["MatMul"],
-            extra_options={"WeightSymmetric": True},
-        )
+        # The quantiser calls logging.warning() on the root logger ("consider pre-processing"),
+        # which would install a root handler in a CLI process; a NullHandler keeps it quiet.
+        root, quiet = logging.getLogger(), logging.NullHandler()
+        root.addHandler(quiet)
+        try:
+            quantize_dynamic(
+                folder / FP32_FILE,
+                staging,
+                weight_type=QuantType.QUInt8,
+                per_channel=True,
+                op_types_to_quantize=["MatMul"],
+                extra_options={"WeightSymmetric": True},
+            )
+        finally:
+            root.removeHandler(quiet)
         os.replace(staging, target)
     finally:
         staging.unlink(missing_ok=True)

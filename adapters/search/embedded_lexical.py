@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -35,6 +36,9 @@ class LexicalIndex:
     """BM25 (Lucene variant, k1 = 1.5, b = 0.75) over segments, aligned with the vector index's rows."""
 
     def __init__(self) -> None:
+        # bm25s sets its own logger to DEBUG: its progress lines would reach any root handler
+        # (the server's JSON log, the CLI after a library's logging.warning).
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         self._retriever: bm25s.BM25 | None = None
         self._rowids = np.zeros(0, dtype=np.int64)  # the rows the index was built from
         self._kept = np.zeros(0, dtype=bool)  # which of them still exist
