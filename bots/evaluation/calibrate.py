@@ -22,7 +22,7 @@ from bots.bootstrap import App
 from bots.evaluation.retrieval import load_corpus, load_queries
 from core.calibration import Calibration
 from core.contracts import SearchFilters
-from core.orchestrator.support import content_terms, support_score, term_share
+from core.orchestrator.support import passages_support
 
 TARGETS = {"high": 0.9, "medium": 0.7, "low": 0.5}
 SUPPORT_KEPT = 0.9
@@ -45,10 +45,7 @@ def fit_support(answerable: list[tuple[str, str, float]], levels: Calibration) -
     """The support that SUPPORT_KEPT of the answerable queries' relevant top hits reach."""
     if len(answerable) < MIN_QUERIES:
         return None
-    scores = sorted(
-        support_score(term_share(content_terms(query), text), levels.calibrated(cosine))
-        for query, text, cosine in answerable
-    )
+    scores = sorted(passages_support(query, [text], cosine, levels) for query, text, cosine in answerable)
     return scores[int(round((1.0 - SUPPORT_KEPT) * len(scores), 6))]
 
 

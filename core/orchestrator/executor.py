@@ -16,7 +16,7 @@ from core.orchestrator.evidence import (
 )
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState, RecoveryStep
-from core.orchestrator.support import content_terms, support_score, term_share
+from core.orchestrator.support import TOP_PASSAGES, passages_support
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
 from core.prompts import reformulate as reformulate_prompt
@@ -192,8 +192,9 @@ class Executor:
         if not state.evidence or state.plan is None:
             return False
         best = max(e.relevance for e in state.evidence)
-        share = term_share(content_terms(state.plan.original_query), _top_text(state.evidence))
-        return support_score(share, self._calibration.calibrated(best)) >= self._calibration.support
+        passages = [f"{e.title} {e.section or ''} {e.text}" for e in state.evidence[:TOP_PASSAGES]]
+        support = passages_support(state.plan.original_query, passages, best, self._calibration)
+        return support >= self._calibration.support
 
     async def evaluate(self, state: GraphState) -> dict[str, object]:
         """Evidence level from the mean relevance of the top min(3, n) (top 1 for lookups)."""
@@ -210,10 +211,6 @@ class Executor:
             # The round's branch is known only now; merge_rounds replaces the report.
             update["rounds"] = [state.rounds[-1].model_copy(update={"branch": branch})]
         return update
-
-
-def _top_text(evidence: list[Evidence]) -> str:
-    return " ".join(f"{e.title} {e.section or ''} {e.text}" for e in evidence[:3])
 
 
 def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from core.calibration import Calibration
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
-from core.knowledge import SearchHit
 from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
 from core.orchestrator.steering import steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
-from core.orchestrator.support import content_terms, support_score, term_share
+from core.orchestrator.support import TOP_PASSAGES, passages_support, support_score
 from core.ports import Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
 
@@ -132,19 +131,11 @@ class Planner:
         # Rows meet every explicit filter; what they lack is the share of the question they did not understand.
         rows = support_score(coverage, 1.0)
         hits = await self._backend.search_hybrid(question, vector, filters, 10)
-        text = _text_support(question, hits, self._calibration)
+        passages = [f"{h.segment.title} {h.segment.section or ''} {h.segment.text}" for h in hits[:TOP_PASSAGES]]
+        text = passages_support(question, passages, hits[0].cosine if hits else 0.0, self._calibration)
         if text > rows:
             return 0, f"text evidence supports the question better than {matches} rows ({text:.2f} > {rows:.2f})"
         return matches, None
-
-
-def _text_support(question: str, hits: list[SearchHit], calibration: Calibration) -> float:
-    """How well the top text hits support the question (the support measure, before an answer exists)."""
-    top = hits[:3]
-    if not top:
-        return 0.0
-    text = " ".join(f"{h.segment.title} {h.segment.section or ''} {h.segment.text}" for h in top)
-    return support_score(term_share(content_terms(question), text), calibration.calibrated(top[0].cosine))
 
 
 def _rule_route(

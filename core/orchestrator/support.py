@@ -10,11 +10,13 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from core.calibration import Calibration
 from core.text import key_terms, term_root, words
 
 # Words that say how to answer or when, not what about: they are never "missing" from a source.
+TOP_PASSAGES = 3
 REQUEST_WORDS = frozenset(
     """
     current currently latest newest recent recently now today new old often
@@ -58,3 +60,11 @@ def mentions(text: str, phrases: Iterable[str]) -> bool:
     """True when `text` contains one of `phrases` (case and spacing insensitive)."""
     flat = " ".join(text.lower().split())
     return any(phrase in flat for phrase in phrases)
+
+
+def passages_support(question: str, passages: Sequence[str], best_cosine: float, calibration: Calibration) -> float:
+    """The support measure of the top passages (title, section and text) before an answer exists."""
+    if not passages:
+        return 0.0
+    share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]))
+    return support_score(share, calibration.calibrated(best_cosine))
