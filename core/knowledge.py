@@ -167,6 +167,7 @@ class CollectionStats(Contract):
     documents: int
     categories: dict[str, int] = Field(default_factory=dict)
     annotated_documents: int = 0
+    newest: dt.date | None = None  # the newest document date: where "latest" and "current" look
 
     @property
     def annotation_coverage(self) -> float:

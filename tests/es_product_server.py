@@ -65,9 +65,12 @@ def _hits(hits: list[Any]) -> dict[str, Any]:
 
 
 def _aggregated(aggregations: dict[str, Any]) -> dict[str, Any]:
-    """Three documents, none in a category; any other aggregation empty."""
+    """Three documents, none in a category and none dated; any other aggregation empty."""
     answer: dict[str, Any] = {}
     for name, spec in aggregations.items():
+        if "max" in spec:
+            answer[name] = {"value": None}
+            continue
         answer[name] = {"buckets": []} if "terms" in spec else {"value": 3 if "annotations" not in name else 0}
     found = _hits([])
     found["aggregations"] = answer

@@ -172,7 +172,10 @@ class InMemorySearchBackend:
             name = self.categories.get(doc) or "unknown"
             categories[name] = categories.get(name, 0) + 1
         annotated = sum(1 for doc in docs if self.annotations.get(doc))
-        return CollectionStats(documents=len(docs), categories=categories, annotated_documents=annotated)
+        dates = [s.date for s in self.segments.values() if s.date is not None and self._passes(s, filters)]
+        return CollectionStats(
+            documents=len(docs), categories=categories, annotated_documents=annotated, newest=max(dates, default=None)
+        )
 
     def _text_ranking(self, query: str, filters: SearchFilters, limit: int) -> list[str]:
         terms = set(_terms(query))

@@ -7,6 +7,7 @@ BM25 and kNN run with the same filters and are fused by RRF in the client; Elast
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, ParamSpec, TypeVar
@@ -292,10 +293,13 @@ class ElasticsearchBackend:
         found = await self._client.search(index=self.segments, body=bodies.stats_body(filters))
         buckets = found["aggregations"]["categories"]["buckets"]
         annotated = await self._client.search(index=self.annotations, body=bodies.annotated_documents_body(filters))
+        # A max over no dated document is null; with a `format`, Elasticsearch adds `value_as_string`.
+        newest = found["aggregations"].get("newest") or {}
         return CollectionStats(
             documents=int(found["aggregations"]["documents"]["value"]),
             categories={b["key"]: int(b["documents"]["value"]) for b in buckets},
             annotated_documents=int(annotated["aggregations"]["documents"]["value"]),
+            newest=dt.date.fromisoformat(newest["value_as_string"][:10]) if newest.get("value_as_string") else None,
         )
 
     async def health(self) -> ToolHealth:

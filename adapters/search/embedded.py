@@ -8,6 +8,7 @@ search.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import sqlite3
 import threading
@@ -327,10 +328,14 @@ class EmbeddedSearchBackend:
                 params,
             ).fetchall()
             categories = {str(c): int(n) for c, n in rows}
+            newest = db.execute(
+                f"SELECT max(s.date) FROM segments s WHERE s.kind = 'segment' {where}", params
+            ).fetchone()
             return CollectionStats(
                 documents=sum(categories.values()),
                 categories=categories,
                 annotated_documents=self._annotations.annotated_documents(db, filters),
+                newest=dt.date.fromisoformat(newest[0]) if newest and newest[0] else None,
             )
 
         return await self._read(count)

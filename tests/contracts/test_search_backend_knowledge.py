@@ -193,6 +193,14 @@ async def test_categories_and_stats(knowledge: tuple[Any, Any]) -> None:
     assert all(h.segment.collection in ("finance", "products") for h in hits)
 
 
+async def test_stats_name_the_newest_document_date_within_the_filters(knowledge: tuple[Any, Any]) -> None:
+    backend, _ = knowledge
+    assert (await backend.stats(SearchFilters(collections=["notes"]))).newest == dt.date(2025, 3, 1)
+    earlier = SearchFilters(collections=["notes"], date_end=dt.date(2024, 12, 31))
+    assert (await backend.stats(earlier)).newest == dt.date(2021, 3, 1)
+    assert (await backend.stats(SearchFilters(collections=["nobody"]))).newest is None
+
+
 async def test_recency_boost_reorders_without_changing_relevance(knowledge: tuple[Any, Any]) -> None:
     backend, embedder = knowledge
     query = "When does the canteen serve lunch?"
