@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import Stemmer
+from nupunkt import sent_tokenize
+
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _SPACES = re.compile(r"[ \t\u00a0]+")
+# Capitalised words in a row, with the small words names keep ("Board of Governors").
+_NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
 
 # Function words that carry no topic; kept short on purpose (key terms, not BM25).
 STOPWORDS = frozenset(
@@ -46,6 +50,20 @@ def term_root(word: str) -> str:
     return w
 
 
+def stems(tokens: list[str]) -> list[str]:
+    """Snowball (Porter 2) stems, lower-cased: "dissenters" and "dissented" are both "dissent"."""
+    return list(Stemmer.Stemmer("english").stemWords([t.lower() for t in tokens]))
+
+
+def initials(text: str) -> set[str]:
+    """The acronyms a text's capitalised names spell ("Federal Open Market Committee" → "fomc", "omc", …)."""
+    found: set[str] = set()
+    for run in _NAME_RUN.findall(text):
+        letters = [w[0].lower() for w in run.split() if w[:1].isupper()]
+        found.update("".join(letters[i:j]) for i in range(len(letters)) for j in range(i + 2, len(letters) + 1))
+    return found
+
+
 def key_terms(text: str) -> list[str]:
     """Content words of a question, lower-cased and de-duplicated, in order."""
     seen: dict[str, None] = {}
@@ -64,7 +82,8 @@ def split_sentences(text: str) -> list[str]:
     """Split prose into sentences.
 
     Hard-wrapped lines of a paragraph are joined first; list items, table rows and headings
-    stay units of their own.
+    stay units of their own. Sentence boundaries come from nupunkt's Punkt model, which knows
+    abbreviations and initials ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training.
     """
     units: list[str] = []
     for line in text.splitlines():
@@ -78,7 +97,7 @@ def split_sentences(text: str) -> list[str]:
     for unit in units:
         unit = unit.lstrip("-*•+").strip()
         if unit:
-            sentences.extend(part.strip() for part in _SENTENCE_END.split(unit) if part.strip())
+            sentences.extend(part.strip() for part in sent_tokenize(unit) if isinstance(part, str) and part.strip())
     return sentences
 
 

@@ -5,6 +5,7 @@ port, the same normaliser the documents' quantities go through. Every other modu
 asks here rather than keeping its own pattern.
 """
 
+from core.understanding.answers import AnswerKind, answer_kind, holds
 from core.understanding.dates import DATEPARSER_LOCK, DateHints, Period, date_hints, read_date, read_period
 from core.understanding.periods import (
     DATE_PHRASE,
@@ -35,11 +36,14 @@ __all__ = [
     "MONTHS",
     "OPERATORS",
     "YEAR",
+    "AnswerKind",
     "DateHints",
     "Period",
+    "answer_kind",
     "constraints",
     "date_hints",
     "first_pronoun",
+    "holds",
     "is_date_word",
     "is_year",
     "points_at_many",

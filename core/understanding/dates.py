@@ -26,6 +26,13 @@ _BETWEEN = re.compile(rf"\b(?:between|from)\s+({YEAR})\s+(?:and|to|until|through
 _SINCE = re.compile(rf"\b(?:since|after)\s+({_PERIOD})\b", re.IGNORECASE)
 _BEFORE = re.compile(rf"\b(?:before|until|up to)\s+({_PERIOD})\b", re.IGNORECASE)
 _MONTH_YEAR = re.compile(rf"\b(?:{MONTH})\.?\s+{YEAR}\b", re.IGNORECASE)
+_DAY_PHRASE = re.compile(
+    rf"\b(?:(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\.?,?)\s+{YEAR}\b",
+    re.IGNORECASE,
+)
+DAY_MARGIN = dt.timedelta(days=7)
+"""A day named in a question reads the documents dated within a week of it: what happened on a day
+is written up on days near it (an action's effective date, its announcement, a meeting's minutes)."""
 _RELATIVE = re.compile(
     r"\b(?:last|this|previous|past)\s+(?:year|quarter|month|week)\b|\b(?:\d+|an?|one|two|three)\s+(?:years?|months?|weeks?)\s+ago\b",
     re.IGNORECASE,
@@ -78,7 +85,7 @@ def read_date(phrase: str) -> dt.date | None:
 
 
 def date_hints(text: str, today: dt.date) -> DateHints:
-    """Explicit years, quarters, months, ranges and relative dates → a date window."""
+    """Explicit years, quarters, days, months, ranges and relative dates → a date window."""
     if match := _BETWEEN.search(text):
         first, last = sorted((int(match[1]), int(match[2])))
         return _window(dt.date(first, 1, 1), dt.date(last, 12, 31), list(range(first, last + 1)))
@@ -89,6 +96,8 @@ def date_hints(text: str, today: dt.date) -> DateHints:
         return _window(period.start, None, list(range(period.start.year, today.year + 1)))
     if (match := _BEFORE.search(text)) and (period := read_period(match[1], today)):
         return _window(None, period.start - dt.timedelta(days=1), [])
+    if (match := _DAY_PHRASE.search(text)) and (period := read_period(match[0], today)):
+        return _window(period.start - DAY_MARGIN, period.end + DAY_MARGIN, [period.start.year])
     if (match := _MONTH_YEAR.search(text)) and (period := read_period(match[0], today)):
         return _window(period.start, period.end, [period.start.year])
     if named_years := sorted(years(text)):

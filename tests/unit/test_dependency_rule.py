@@ -30,8 +30,10 @@ FORBIDDEN = {
 }
 
 # Beyond the standard library, core imports only these (SPEC section 1): pint, numpy and every
-# client stay behind ports; dates in words are read with dateparser against the injected clock.
-CORE_ALLOWED = {"core", "pydantic", "langgraph", "langchain_core", "langsmith", "dateparser"}
+# client stay behind ports; dates in words are read with dateparser against the injected clock,
+# sentence boundaries with nupunkt (a Punkt model with no dependencies), word stems with PyStemmer
+# (Snowball).
+CORE_ALLOWED = {"core", "pydantic", "langgraph", "langchain_core", "langsmith", "dateparser", "nupunkt", "Stemmer"}
 
 
 def imported_roots(path: Path) -> set[str]:

@@ -58,6 +58,19 @@ def test_date_hints_against_a_fixed_clock(
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What did the action of January 21, 2008 do?",
+        "what happened on 21 January 2008",
+        "the Jan. 21st, 2008 cut",
+    ],
+)
+def test_a_day_named_reads_the_week_around_it(text: str) -> None:
+    hints = date_hints(text, TODAY)
+    assert (hints.date_start, hints.date_end, hints.requested_years) == (D(2008, 1, 14), D(2008, 1, 28), [2008])
+
+
 def test_relative_dates_follow_the_clock() -> None:
     assert date_hints("what changed last year", D(2031, 2, 1)).requested_years == [2030]
 

@@ -1,0 +1,100 @@
+"""What kind of answer a question asks for, and whether a sentence holds one.
+
+"Who dissented?" wants a person, "what was the rate cut to?" a quantity, "when does it take
+effect?" a date, "why?" a reason. A sentence that holds the kind asked for is a better answer than
+one that only talks about the same subject ("Voting for the action were …" beside "Voting against
+was William Poole"). This is the classic answer-type step of extractive question answering; it
+only ranks sentences, it never filters them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from core.understanding.periods import MONTH, YEAR
+
+AnswerKind = Literal["person", "quantity", "date", "reason"]
+
+_PERSON_NOUNS = (
+    r"person|people|member|members|president|presidents|governor|governors|official|officials|chair|chairman|"
+    r"chairwoman|chairperson|manager|managers|contact|owner|employee|employees|director|directors|voter|voters|"
+    r"dissenter|dissenters|author|authors|signatory|signatories"
+)
+_QUANTITY_NOUNS = (
+    r"rate|rates|range|target|level|price|prices|cost|costs|amount|amounts|pace|size|total|percentage|percent|"
+    r"number|value|fee|fees|limit|width|height|weight|length|depth|power|capacity|salary|allowance|budget|"
+    r"revenue|margin|balance|cap|threshold|yield|spread|figure"
+)
+_DATE_NOUNS = r"date|day|deadline|time|year|month"
+
+_QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
+    (re.compile(r"\bwhy\b|\bwhat\s+(?:was|were|is|are)\s+the\s+reasons?\b|\bfor\s+what\s+reason\b", re.I), "reason"),
+    (re.compile(rf"\bwhen\b|\b(?:what|which)\s+(?:{_DATE_NOUNS})\b|\bby\s+when\b", re.I), "date"),
+    (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:\w+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
+    (
+        re.compile(
+            r"\bhow\s+(?:much|many|far|big|large|high|low|long|wide|tall|heavy|fast|often)\b"
+            rf"|\b(?:what|which)\s+(?:\w+\s+){{0,3}}(?:{_QUANTITY_NOUNS})\b"
+            r"|\b(?:to|at|by)\s+what\b|\bwhat\b.*\b(?:to|at)\s*\??$",
+            re.I,
+        ),
+        "quantity",
+    ),
+]
+
+_HONORIFIC = r"(?:Mr|Ms|Mrs|Dr|Messrs|Mmes|Prof)\.?"
+_CAPITAL = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_PERSON = re.compile(
+    rf"\b{_HONORIFIC}\s+{_CAPITAL}"  # Mr. Poole, Messrs. Hoenig
+    rf"|\b{_CAPITAL}\s+(?:[A-Z]\.\s+)+{_CAPITAL}"  # Thomas M. Hoenig
+    rf"|\b(?:Governor|President|Chairman|Chair|Vice\s+Chairman)\s+{_CAPITAL}"  # Governor Kohn
+)
+# "William Poole": two capitalised words inside a sentence, unless they name an organisation or a place.
+_NAME_PAIR = re.compile(rf"(?<=[a-z,;:]\s)({_CAPITAL})\s+({_CAPITAL})\b")
+_NOT_NAMES = frozenset(
+    """
+    federal reserve committee board bank banks market open governors government department treasury
+    company corporation group inc ltd limited university office council policy national state states
+    united american european new york street city county system services service agency authority
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_NUMBER = re.compile(r"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
+_QUANTITY_WORD = re.compile(
+    r"\b(?:percent|percentage\s+points?|basis\s+points?|billion|million|thousand|trillion|per\s+cent)\b|[%$€£¥]",
+    re.I,
+)
+_DATE = re.compile(
+    rf"\b(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+(?:{MONTH})\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
+    rf"|\b(?:{MONTH})\.?\s+{YEAR}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+_REASON = re.compile(
+    r"\b(?:because|since|due\s+to|owing\s+to|in\s+view\s+of|in\s+light\s+of|reflect(?:s|ed|ing)?|so\s+that|"
+    r"in\s+order\s+to|preferred|concerned|believed|judged|saw|given|as\s+a\s+result|reason)\b",
+    re.I,
+)
+_YEAR_ONLY = re.compile(rf"\b{YEAR}\b")
+
+
+def answer_kind(question: str) -> AnswerKind | None:
+    """The kind of answer a question asks for, or None when it asks for an explanation or a list."""
+    for pattern, kind in _QUESTION_KINDS:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+def holds(sentence: str, kind: AnswerKind | None) -> bool:
+    """True when `sentence` contains an answer of `kind` (a name, a figure, a date, a reason)."""
+    if kind is None:
+        return False
+    if kind == "person":
+        pairs = _NAME_PAIR.findall(sentence)
+        return bool(_PERSON.search(sentence)) or any(not {a.lower(), b.lower()} & _NOT_NAMES for a, b in pairs)
+    if kind == "date":
+        return bool(_DATE.search(sentence))
+    if kind == "reason":
+        return bool(_REASON.search(sentence))
+    # A figure, not a year or a day of the month ("in 2008", "on March 3").
+    return bool(_NUMBER.search(_DATE.sub(" ", _YEAR_ONLY.sub(" ", sentence)))) or bool(_QUANTITY_WORD.search(sentence))
