@@ -5,31 +5,36 @@ from __future__ import annotations
 import re
 
 from core.calibration import Calibration
-from core.contracts import Citation, Coverage, Evidence
+from core.contracts import Coverage, Evidence
 from core.llm.gateway import LlmGateway
+from core.orchestrator import extractive
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Name
-from core.orchestrator.support import content_terms, found_terms, mentions, support_score, term_share
+from core.orchestrator.support import (
+    asked_signals,
+    content_terms,
+    found_terms,
+    mentions,
+    support_score,
+    term_share,
+)
 from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
-from core.text import split_sentences, term_root, words
+from core.text import term_root
 
 CITATION_MARK = re.compile(r"\[(\d+)\]")
-MIN_SENTENCE_WORDS = 4
-MAX_SENTENCES = 4
-MIN_SENTENCES = 2
 
 
 class AnswerWriter:
     """Writes and checks answers from evidence only: with the LLM when one answers well, else extractively."""
 
-    def __init__(self, *, embedder: Embedder, calibration: Calibration, llm: LlmGateway | None = None) -> None:
+    def __init__(self, *, embedder: Embedder, calibration: Calibration, llm: LlmGateway) -> None:
         self._embedder = embedder
         self._calibration = calibration
-        self._llm = llm or LlmGateway()
+        self._llm = llm
 
     async def synthesize(self, state: GraphState) -> dict[str, object]:
         """An answer citing `[n]`: the LLM's, or the 2–4 evidence sentences most similar to the question.
@@ -49,47 +54,29 @@ class AnswerWriter:
         if text is None:
             return {"draft": await self._extractive(state), "llm_steps": [step]}
         cited = sorted({int(n) for n in CITATION_MARK.findall(text) if 1 <= int(n) <= len(evidence)})
-        citations = [_citation(n, evidence[n - 1]) for n in cited]
+        citations = [extractive.citation(n, evidence[n - 1]) for n in cited]
         return {"draft": Draft(text=text, citations=citations), "llm_steps": [step]}
 
     async def _extractive(self, state: GraphState) -> Draft:
-        """The 2–4 evidence sentences most similar to the question, each with its `[n]`."""
+        """The 2–4 evidence sentences that best answer the question, each with its `[n]`."""
         assert state.intake is not None
         evidence = [e for e in state.evidence if e.mode != "structured"][: state.budgets.max_evidence]
         if not evidence:
             evidence = state.evidence[: state.budgets.max_evidence]
         evidence = _about_the_names(evidence, state.steering.required())
-        candidates = [
-            (index, clean)
-            for index, item in enumerate(evidence)
-            for sentence in dict.fromkeys(split_sentences(item.text))
-            if len(words(clean := _readable(sentence))) >= MIN_SENTENCE_WORDS
-        ]
-        if not candidates:
+        found = extractive.candidates(evidence)
+        if not found:
             return Draft(text="")
         question = state.intake.normalized_query
-        # A sentence is scored with its document's title and section, so "Width: 1.303 m"
-        # is matched to the product it belongs to.
-        contextual = [_in_context(evidence[i], sentence) for i, sentence in candidates]
-        scores = await self._embedder.similarity(question, contextual)
-        ranked = sorted(zip(scores, candidates, strict=True), key=lambda pair: -pair[0])
-        best = ranked[0][0]
-        floor = max(self._calibration.low, best - 0.15)
-        chosen = [c for score, c in ranked[:MAX_SENTENCES] if score >= floor]
-        # A second sentence is added only when it is itself relevant; one good sentence beats
-        # padding with an unrelated one.
-        chosen += [c for score, c in ranked[len(chosen) : MIN_SENTENCES] if score >= self._calibration.medium]
+        contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
+        cosines = await self._embedder.similarity(question, contextual)
+        ranked = extractive.rank(question, found, contextual, cosines)
+        chosen, also = extractive.choose(ranked, dict(zip(found, cosines, strict=True)), self._calibration)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):
                 chosen += [c for _, c in ranked if mentions(_cited_text(evidence[c[0]]), name.variants)][:1]
-        numbers: dict[int, int] = {}
-        parts: list[str] = []
-        for index, sentence in chosen:
-            n = numbers.setdefault(index, len(numbers) + 1)
-            parts.append(f"{sentence.rstrip()} [{n}]")
-        citations = [_citation(n, evidence[index]) for index, n in numbers.items()]
-        return Draft(text=" ".join(parts), citations=citations)
+        return extractive.compose(chosen, evidence, state.steering.required(), also)
 
     def validate_citations(self, state: GraphState) -> dict[str, object]:
         """Every `[n]` must map to evidence actually given; unknown markers are removed.
@@ -131,9 +118,11 @@ class AnswerWriter:
         original, revised = state.plan.original_query, state.plan.revised_query
         cosines = await self._embedder.similarity(body, [original, revised])
         terms_original = content_terms(original)
+        dates = [e.date for e in state.evidence if e.chunk_id in cited]
+        signals = asked_signals(original, body, dates, (state.plan.date_start, state.plan.date_end))
         share_original, share_revised = (
-            term_share(terms_original, cited_text),
-            term_share(content_terms(revised), cited_text),
+            term_share(terms_original, cited_text, signals),
+            term_share(content_terms(revised), cited_text, signals),
         )
         relevance = [self._calibration.calibrated(c) for c in cosines]
         structured = state.route is not None and state.route.route == "structured"
@@ -204,36 +193,6 @@ def _about_the_names(evidence: list[Evidence], names: list[Name]) -> list[Eviden
         return evidence
     full = [e for e in evidence if all(mentions(_cited_text(e), n.variants) for n in names)]
     return full or evidence
-
-
-def _readable(sentence: str) -> str:
-    """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`."""
-    if sentence.startswith("|"):
-        cells = [c.strip() for c in sentence.strip("|").split("|")]
-        if all(set(c) <= set("-: ") for c in cells):
-            return ""
-        return ": ".join(c for c in cells if c)
-    return sentence
-
-
-def _in_context(evidence: Evidence, sentence: str) -> str:
-    heading = " / ".join(p for p in (evidence.title, evidence.section) if p)
-    return f"{heading}: {sentence}"
-
-
-def _citation(n: int, evidence: Evidence) -> Citation:
-    return Citation(
-        n=n,
-        doc_id=evidence.doc_id,
-        chunk_id=evidence.chunk_id,
-        title=evidence.title,
-        date=evidence.date,
-        section=evidence.section,
-        page=evidence.page,
-        url=evidence.url,
-        snippet=evidence.snippet,
-        relevance=round(evidence.relevance, 4),
-    )
 
 
 def _cited_text(evidence: Evidence) -> str:

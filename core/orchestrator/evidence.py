@@ -6,10 +6,14 @@ import datetime as dt
 import re
 
 from core.contracts import Evidence
+from core.orchestrator.state import GraphState
 from core.orchestrator.steering import Name
-from core.orchestrator.support import mentions
+from core.orchestrator.support import mentions, term_share
 
 SUPPORT_MARGIN = 0.2
+# For "latest": passages whose share of the question's words is this close to the best share
+# are about the same thing; the newest of them answers.
+RECENT_SHARE_MARGIN = 0.2
 # The evidence level is the mean of the best relevances within this margin of the best one.
 LEVEL_MARGIN = 0.1
 # Dates (2024-01-10, 2024 01 10, 20240110), years, and quarters or halves in a title.
@@ -18,14 +22,18 @@ _DATED = re.compile(
 )
 
 
-def most_recent(evidence: list[Evidence], years: int) -> list[Evidence]:
-    """For "latest"/"recent" questions: dated evidence within `years` of the newest one."""
-    dates = [e.date for e in evidence if e.date is not None]
-    if not dates:
+def most_recent(evidence: list[Evidence], terms: list[str]) -> list[Evidence]:
+    """For "latest"/"current" questions: the evidence of the newest date among the passages that
+    carry the question's words best ("the most recent minutes" is the newest *minutes*, not the
+    newest document). An undated passage stays only when it carries them better than every dated one.
+    """
+    dated = [e for e in evidence if e.date is not None]
+    if not dated:
         return evidence
-    newest = max(dates)
-    oldest = newest.replace(year=newest.year - years, day=min(newest.day, 28))
-    return [e for e in evidence if e.date is None or e.date >= oldest]
+    shares = {e.chunk_id: term_share(terms, f"{e.title} {e.section or ''} {e.text}") for e in evidence}
+    best = max(shares[e.chunk_id] for e in dated)
+    newest = max(e.date for e in dated if e.date is not None and shares[e.chunk_id] >= best - RECENT_SHARE_MARGIN)
+    return [e for e in evidence if e.date == newest or (e.date is None and shares[e.chunk_id] > best)]
 
 
 def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) -> list[Evidence]:
@@ -79,3 +87,22 @@ def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
     best = max(e.relevance for e in candidates)
     cut = max(floor, best - SUPPORT_MARGIN)
     return [e for e in candidates if e.relevance >= cut]
+
+
+def recent_since(state: GraphState) -> dt.date | None:
+    """For "latest"/"current" questions without a date: where the newest documents' window starts.
+
+    Measured from the newest document the channel can read, not from today: a collection last
+    updated a year ago still has a latest version.
+    """
+    intake, newest = state.intake, state.newest
+    if intake is None or not intake.recent_year_window or intake.year_mode == "explicit" or newest is None:
+        return None
+    return newest.replace(year=newest.year - intake.recent_year_window, day=min(newest.day, 28))
+
+
+def after_newest(state: GraphState) -> bool:
+    """The dates asked begin after the newest document: no document can report them, and no
+    older one may stand in for them ("the September meeting" when the newest is from July)."""
+    start = state.plan.date_start if state.plan is not None else None
+    return start is not None and state.newest is not None and start > state.newest

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from core.calibration import Calibration
-from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, SearchFilters, TableResult
+from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, RetrievalRound, SearchFilters, TableResult
 from core.llm.gateway import LlmGateway
 from core.orchestrator.evidence import (
     LEVEL_MARGIN,
+    after_newest,
     most_recent,
     naming_all,
     newest_versions,
+    recent_since,
     strength,
     supporting,
     versions_of_years,
 )
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState, RecoveryStep
-from core.orchestrator.support import TOP_PASSAGES, passages_support
+from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, passages_support
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
 from core.prompts import reformulate as reformulate_prompt
@@ -52,6 +54,9 @@ class Executor:
         assert state.plan is not None
         assert state.route is not None
         plan = state.plan
+        if after_newest(state):
+            # No document can report dates after the newest one; nothing is searched.
+            return {"rounds": [_nothing_after_newest(state)], "candidates": [], "evidence": [], "table": None}
         # Names from the question steer the first rounds to the documents titled with them.
         steered = state.steering.doc_ids if state.date_filter and state.focus_doc_ids is None else None
         base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids or steered)
@@ -59,8 +64,18 @@ class Executor:
         window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
         round_id = len({r.round_id for r in state.rounds}) + 1
         result = await self._round(state, window if dated else base, round_id)
+        since = recent_since(state)
+        if since is not None and not dated and state.route.route != "structured":
+            # "Latest": the newest documents are searched on their own too, so that they compete
+            # even where older ones outrank them on words and meaning.
+            recent = await self._recent(state, base.model_copy(update={"date_start": since}), round_id)
+            known = {e.chunk_id for e in result.evidence}
+            result.evidence = sorted(
+                result.evidence + [e for e in recent.evidence if e.chunk_id not in known], key=lambda e: -e.relevance
+            )
+            result.report.matches += recent.report.matches
         out_of_range = False
-        if dated and not result.evidence:
+        if dated and not result.evidence and not after_newest(state):
             # Second pass of the same round (seed 000): out-of-range hits only fill in, and only when
             # no document of the asked dates matched at all — a date asked about that the documents
             # cover is answered from those documents or not at all.
@@ -84,7 +99,7 @@ class Executor:
             result.evidence = naming_all(result.evidence, identifiers, self._calibration.medium)
         relevant = supporting(result.evidence, self._calibration.low)
         if state.intake is not None and state.intake.recent_year_window:
-            relevant = most_recent(relevant, state.intake.recent_year_window)
+            relevant = most_recent(relevant, content_terms(plan.original_query))
         if plan.year_mode == "explicit" and plan.requested_years:
             # A year asked: of several versions of a document, that year's answers (never another's figure).
             relevant = versions_of_years(relevant, plan.requested_years)
@@ -157,6 +172,17 @@ class Executor:
                 text.report.matches += rows.total
         return text
 
+    async def _recent(self, state: GraphState, filters: SearchFilters, round_id: int) -> RoundResult:
+        """Passages of the newest documents, whatever the route: summaries would pass over a short one."""
+        assert state.plan is not None
+        vector = (
+            state.query_vector
+            if state.query_vector is not None
+            else await self._embedder.embed([state.plan.revised_query])
+        )
+        limit = state.budgets.candidates_per_round
+        return await self._tools.text("hybrid", state.plan.revised_query, vector, filters, limit, round_id, 0.0)
+
     async def _measured(self, result: RoundResult, query: str) -> RoundResult:
         """Relevance is measured against the query, never against the hypothetical passage."""
         if result.evidence:
@@ -192,8 +218,11 @@ class Executor:
         if not state.evidence or state.plan is None:
             return False
         best = max(e.relevance for e in state.evidence)
-        passages = [f"{e.title} {e.section or ''} {e.text}" for e in state.evidence[:TOP_PASSAGES]]
-        support = passages_support(state.plan.original_query, passages, best, self._calibration)
+        top = state.evidence[:TOP_PASSAGES]
+        passages = [f"{e.title} {e.section or ''} {e.text}" for e in top]
+        question, window = state.plan.original_query, (state.plan.date_start, state.plan.date_end)
+        signals = asked_signals(question, " ".join(passages), [e.date for e in top], window)
+        support = passages_support(question, passages, best, self._calibration, signals)
         return support >= self._calibration.support
 
     async def evaluate(self, state: GraphState) -> dict[str, object]:
@@ -215,7 +244,7 @@ class Executor:
 
 def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     """The next recovery step that can still change the outcome, or None (`llm`: a model can reformulate)."""
-    if len({r.round_id for r in state.rounds}) >= state.budgets.max_rounds:
+    if len({r.round_id for r in state.rounds}) >= state.budgets.max_rounds or after_newest(state):
         return None
     plan = state.plan
     if plan is None:
@@ -223,7 +252,8 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     dated = plan.date_start is not None or plan.date_end is not None
     narrowed = dated or state.steering.doc_ids is not None
     # Filters are relaxed only when nothing inside them matched (see `Executor.retrieve`).
-    if narrowed and state.date_filter and not state.candidates and "relax_filters" not in state.recoveries:
+    relaxable = narrowed and state.date_filter and not state.candidates and not after_newest(state)
+    if relaxable and "relax_filters" not in state.recoveries:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"
@@ -235,8 +265,8 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
 class Recovery:
     """Relax filters, then the next fallback route, then reformulate (with an LLM: a new query and HyDE)."""
 
-    def __init__(self, *, llm: LlmGateway | None = None) -> None:
-        self._llm = llm or LlmGateway()
+    def __init__(self, *, llm: LlmGateway) -> None:
+        self._llm = llm
 
     def next_step(self, state: GraphState) -> RecoveryStep | None:
         """The step `recover` will take, or None when none can change the outcome."""
@@ -274,6 +304,25 @@ class Recovery:
             update["plan"] = state.plan.model_copy(update={"revised_query": query})
             update["hyde"] = hyde
         return update
+
+
+def _nothing_after_newest(state: GraphState) -> RetrievalRound:
+    assert state.plan is not None
+    assert state.route is not None
+    filters = SearchFilters(
+        collections=state.collections, date_start=state.plan.date_start, date_end=state.plan.date_end
+    )
+    newest = state.newest.isoformat() if state.newest else "unknown"
+    return RetrievalRound(
+        round_id=len({r.round_id for r in state.rounds}) + 1,
+        route=state.route.route,
+        tool="none",
+        query=state.plan.revised_query,
+        filters=filters,
+        matches=0,
+        threshold=f"not searched: the dates asked begin after the newest document ({newest})",
+        took_ms=0.0,
+    )
 
 
 def _reformulated(plan: ExecutionPlan) -> str:

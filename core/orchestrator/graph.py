@@ -46,9 +46,8 @@ class AnswerGraph:
         reranker: Reranker | None = None,
         reranker_configured: bool = False,
         channel_mismatch_probe: bool = False,
-        llm: LlmGateway | None = None,
+        llm: LlmGateway,
     ) -> None:
-        llm = llm or LlmGateway()
         self._backend = backend
         self._embedder = embedder
         self._executor = Executor(

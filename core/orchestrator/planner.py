@@ -95,6 +95,7 @@ class Planner:
             "structured": structured,
             "query_vector": vector,
             "steering": steering,
+            "newest": stats.newest,
         }
         if self._llm.enabled:
             offered = (["structured"] if matches else []) + ["hybrid", "long_text"]

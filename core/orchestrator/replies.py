@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from core.contracts import Evidence, RetrievalRound
 
 HELP = (
@@ -53,6 +55,15 @@ def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[
         lines.extend(f"- {e.title} (score: {e.relevance:.2f})" for e in ranked[:3])
     lines.append("Try other words, a product or document name, or a date range.")
     return "\n".join(lines)
+
+
+def after_newest(newest: dt.date, start: dt.date | None, end: dt.date | None) -> str:
+    """The dates asked come after every document: say so rather than answer from older ones."""
+    asked = f"{start.isoformat()} to {end.isoformat()}" if start and end else f"after {newest.isoformat()}"
+    return (
+        f"I can't answer for {asked}: the newest document I can read is dated {newest.isoformat()}, "
+        "so none of them can say what happened then."
+    )
 
 
 def empty_set(queries: list[str]) -> str:

@@ -23,6 +23,7 @@ from core.contracts import (
 from core.errors import SearchUnavailableError
 from core.orchestrator import replies
 from core.orchestrator.compose import overflow_question
+from core.orchestrator.evidence import after_newest
 from core.orchestrator.state import GraphState
 from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 from core.ports import Clock
@@ -96,6 +97,17 @@ def decide(state: GraphState) -> Outcome:
             replies.CHANNEL_MISMATCH,
             f"{state.mismatch_hits} relevant matches outside this channel's collections",
             "Ask in a channel that can read those documents, or ask an admin to map this channel.",
+        )
+    if not state.candidates and state.newest is not None and state.plan is not None and after_newest(state):
+        return Outcome(
+            "EMPTY_SET",
+            "fallback",
+            "uncertainty",
+            "success",
+            "empty_set",
+            replies.after_newest(state.newest, state.plan.date_start, state.plan.date_end),
+            f"the dates asked begin after the newest document ({state.newest.isoformat()})",
+            f"Ask about dates up to {state.newest.isoformat()}.",
         )
     if not state.candidates:
         return Outcome(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import operator
 from typing import Annotated, Any, Literal
 
@@ -83,6 +84,7 @@ class GraphState(BaseModel):
     structured: StructuredQuery | None = None
     query_vector: Any = None  # `Embeddings` of the revised query, embedded once per turn (plan)
     steering: Steering = Field(default_factory=Steering)
+    newest: dt.date | None = None  # the newest document date the channel can read (plan)
     date_filter: bool = True
     recoveries: list[RecoveryStep] = Field(default_factory=list)
     hyde: str | None = None  # a hypothetical passage the vector leg searches by (reformulation)

@@ -11,7 +11,7 @@ from core.knowledge import AggregateFunction, AnnotationQuery, NumericFilter
 from core.orchestrator.support import REQUEST_WORDS, content_terms
 from core.ports import Embedder, SearchBackend
 from core.text import normalize_label, term_root
-from core.understanding import usual_field
+from core.understanding import is_date_word, usual_field
 
 _AGGREGATES: list[tuple[re.Pattern[str], AggregateFunction]] = [
     (re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I), "count"),
@@ -111,12 +111,8 @@ class StructuredPlanner:
         constraint_words = {w.lower() for n in intake.signals.numbers for w in re.findall(r"[\w$€£%]+", n.text)}
         for word in intake.signals.key_terms:
             term = _FIELD_WORDS.get(word, word)
-            if (
-                (term.isdigit() and len(term) == 4)
-                or term in _GENERIC
-                or term in REQUEST_WORDS
-                or word in constraint_words
-            ):
+            # Dates belong to the date window, not to field values ("the December 2007 meeting").
+            if is_date_word(term) or term in _GENERIC or term in REQUEST_WORDS or word in constraint_words:
                 continue
             _, matched = await self._count(AnnotationQuery(labels=[term]), filters)
             lexical = any(_lexically(term, label) for label in matched)

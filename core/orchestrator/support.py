@@ -10,10 +10,12 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 
 from core.calibration import Calibration
-from core.text import key_terms, term_root, words
+from core.text import initials, key_terms, stems, words
+from core.understanding import answer_kind, holds, is_date_word
 
 # Words that say how to answer or when, not what about: they are never "missing" from a source.
 TOP_PASSAGES = 3
@@ -28,27 +30,51 @@ REQUEST_WORDS = frozenset(
 
 
 def content_terms(question: str) -> list[str]:
-    """The words of a question that name its subject (key terms less request words and numbers)."""
-    return [t for t in key_terms(question) if t not in REQUEST_WORDS and not t.replace(".", "").isdigit()]
+    """The words of a question that name its subject: key terms less request words, numbers and dates.
 
-
-def roots(word: str) -> set[str]:
-    """A word's inflection-insensitive forms: "changed" → {"chang", "change"}."""
-    root = term_root(word)
-    return {root, root + "e"} if root != word.lower() and not root.endswith("e") else {root}
+    Dates are not words a source must repeat: the date window and steering see to them.
+    """
+    return [
+        t
+        for t in key_terms(question)
+        if t not in REQUEST_WORDS and not t.replace(".", "").isdigit() and not is_date_word(t)
+    ]
 
 
 def found_terms(terms: Iterable[str], text: str) -> set[str]:
-    """The terms `text` contains, matched inflection-insensitively."""
-    known = {r for w in words(text) for r in roots(w)}
-    return {t for t in terms if roots(t) & known}
+    """The terms `text` contains, matched by stem ("dissenters" ~ "dissented"), or acronyms its
+    names spell ("FOMC" ~ "Federal Open Market Committee")."""
+    wanted = list(terms)
+    known = set(stems(words(text)))
+    found = {t for t, stem in zip(wanted, stems(wanted), strict=True) if stem in known}
+    rest = [t for t in wanted if t not in found]
+    return found | (set(rest) & initials(text)) if rest else found
 
 
-def term_share(terms: list[str], text: str) -> float:
-    """The share of `terms` that `text` contains (1.0 for no terms)."""
-    if not terms:
+def term_share(terms: list[str], text: str, signals: Sequence[bool] = ()) -> float:
+    """The share of the question's key signals the text carries: its content words, plus `signals`
+    met beyond words (see `asked_signals`); 1.0 when there is nothing to carry."""
+    total = len(terms) + len(signals)
+    if not total:
         return 1.0
-    return len(found_terms(terms, text)) / len(terms)
+    return (len(found_terms(terms, text)) + sum(signals)) / total
+
+
+def asked_signals(
+    question: str, answer: str, dates: Iterable[dt.date | None], window: tuple[dt.date | None, dt.date | None]
+) -> list[bool]:
+    """What a question asks for beyond its words, and whether the answer meets it (seed 002's key
+    signals): the kind of answer ("who" → a person in `answer`) and the dates asked (a source dated
+    inside the window)."""
+    signals: list[bool] = []
+    kind = answer_kind(question)
+    if kind is not None:
+        signals.append(holds(answer, kind))
+    start, end = window
+    if start is not None or end is not None:
+        low, high = start or dt.date.min, end or dt.date.max
+        signals.append(any(d is not None and low <= d <= high for d in dates))
+    return signals
 
 
 def support_score(share: float, calibrated_cosine: float) -> float:
@@ -62,9 +88,15 @@ def mentions(text: str, phrases: Iterable[str]) -> bool:
     return any(phrase in flat for phrase in phrases)
 
 
-def passages_support(question: str, passages: Sequence[str], best_cosine: float, calibration: Calibration) -> float:
+def passages_support(
+    question: str,
+    passages: Sequence[str],
+    best_cosine: float,
+    calibration: Calibration,
+    signals: Sequence[bool] = (),
+) -> float:
     """The support measure of the top passages (title, section and text) before an answer exists."""
     if not passages:
         return 0.0
-    share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]))
+    share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]), signals)
     return support_score(share, calibration.calibrated(best_cosine))

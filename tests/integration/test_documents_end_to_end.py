@@ -15,6 +15,7 @@ from core.clock import FixedClock
 from core.concurrency import CpuExecutor
 from core.contracts import SearchFilters, Turn
 from core.ingest.pipeline import Ingestor
+from core.llm.gateway import LlmGateway
 from core.orchestrator.graph import AnswerGraph
 from tests.documents import write_corrupt, write_delimited, write_docx, write_html, write_jsonl, write_pdf
 from tests.fakes import HashingEmbedder, InMemoryRegistry, InMemorySearchBackend
@@ -121,6 +122,7 @@ async def test_a_30_page_pdf_is_cited_by_page(tmp_path: Path, real_embedder: Any
         calibration=Calibration(model="all-MiniLM-L6-v2"),
         clock=CLOCK,
         quantities=UnitQuantityReader(units=UnitNormalizer()),
+        llm=LlmGateway(),
     )
     turn = Turn(
         platform="cli",

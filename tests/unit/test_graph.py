@@ -58,7 +58,7 @@ class World:
             calibration=Calibration(model="fake"),
             clock=CLOCK,
             quantities=UnitQuantityReader(units=UnitNormalizer()),
-            llm=llm,
+            llm=llm or LlmGateway(),
         )
         self.service = fake_turn_service(self.graph, clock=CLOCK, decisions=self.decisions, channels=channels, llm=llm)
 

@@ -1,0 +1,147 @@
+"""The extractive answer: which evidence sentences answer the question, and how they read.
+
+A sentence scores by its cosine with the question, plus the share of the question's content
+words it carries and whether it holds the kind of answer asked for (a name for "who", a figure
+for "how much"). Meaning alone ranks "Voting for the action were …" above "Voting against was
+William Poole" for "who voted against?".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.calibration import Calibration
+from core.contracts import Citation, Evidence
+from core.orchestrator.state import Draft
+from core.orchestrator.steering import Name
+from core.orchestrator.support import content_terms, mentions, term_share
+from core.text import split_sentences, words
+from core.understanding import answer_kind, holds
+
+Candidate = tuple[int, str]  # (index of the evidence, sentence)
+
+MIN_SENTENCE_WORDS = 4
+MAX_SENTENCES = 4
+MIN_SENTENCES = 2
+TERM_WEIGHT = 0.15
+KIND_WEIGHT = 0.1
+# Sentences within this much of the best score join the answer.
+SCORE_MARGIN = 0.15
+REPEAT_OVERLAP = 0.6
+MAX_ALSO_CITED = 2
+
+
+def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
+    """Every readable sentence of the evidence, once per passage."""
+    return [
+        (index, clean)
+        for index, item in enumerate(evidence)
+        for sentence in dict.fromkeys(split_sentences(item.text))
+        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS
+    ]
+
+
+def in_context(evidence: Evidence, sentence: str) -> str:
+    """A sentence with its document's title and section, so "Width: 1.303 m" belongs to a product."""
+    heading = " / ".join(p for p in (evidence.title, evidence.section) if p)
+    return f"{heading}: {sentence}"
+
+
+def rank(
+    question: str, found: Sequence[Candidate], contextual: Sequence[str], cosines: Sequence[float]
+) -> list[tuple[float, Candidate]]:
+    """The sentences, best answer first: cosine + the question's words carried + the kind asked for."""
+    kind, terms = answer_kind(question), content_terms(question)
+    scores = [
+        cosine + TERM_WEIGHT * term_share(terms, text) + (KIND_WEIGHT if holds(sentence, kind) else 0.0)
+        for cosine, text, (_, sentence) in zip(cosines, contextual, found, strict=True)
+    ]
+    return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])
+
+
+def choose(
+    ranked: Sequence[tuple[float, Candidate]], meaning: dict[Candidate, float], calibration: Calibration
+) -> tuple[list[Candidate], dict[Candidate, list[int]]]:
+    """The 2–4 best sentences near the best score, without repeating one another, and for each the
+    other passages that say the same (a statement and the minutes that quote it)."""
+    floor = max(calibration.low, ranked[0][0] - SCORE_MARGIN)
+    chosen: list[Candidate] = []
+    also: dict[Candidate, list[int]] = {}
+    for score, candidate in ranked:
+        if len(chosen) == MAX_SENTENCES or score < floor:
+            break
+        # The same sentence in several documents says nothing new the second time: it is cited
+        # beside the first instead.
+        same = next((c for c in chosen if repeats(candidate[1], c[1])), None)
+        if same is None:
+            chosen.append(candidate)
+        elif candidate[0] != same[0] and len(also.setdefault(same, [])) < MAX_ALSO_CITED:
+            also[same].append(candidate[0])
+    # A second sentence is added only when it is itself relevant in meaning; one good sentence
+    # beats padding with an unrelated one that merely shares words or holds a number.
+    fresh = [c for _, c in ranked if c not in chosen and not any(repeats(c[1], s) for _, s in chosen)]
+    if len(chosen) < MIN_SENTENCES and fresh and meaning[fresh[0]] >= calibration.medium:
+        chosen.append(fresh[0])
+    return chosen, also
+
+
+def compose(
+    chosen: Sequence[Candidate],
+    evidence: Sequence[Evidence],
+    names: Sequence[Name],
+    also: dict[Candidate, list[int]] | None = None,
+) -> Draft:
+    """The chosen sentences with their `[n]` (and those of passages saying the same), numbered by
+    source in order of first use."""
+    numbers: dict[int, int] = {}
+    parts: list[str] = []
+    for candidate in chosen:
+        index, sentence = candidate
+        first = index not in numbers
+        marks = "".join(
+            f"[{numbers.setdefault(i, len(numbers) + 1)}]" for i in [index, *(also or {}).get(candidate, [])]
+        )
+        # "Revenue was EUR 52.1 million" says whose only through its document's title.
+        named = not names or any(mentions(sentence, name.variants) for name in names)
+        lead = f"{evidence[index].title}: " if first and not named and evidence[index].title else ""
+        parts.append(f"{lead}{sentence.rstrip()} {marks}")
+    return Draft(text=" ".join(parts), citations=[citation(n, evidence[index]) for index, n in numbers.items()])
+
+
+def repeats(sentence: str, other: str) -> bool:
+    """True when two sentences share most of their words (Jaccard ≥ REPEAT_OVERLAP) and every figure:
+    "a mileage rate of EUR 0.30" and "… EUR 0.34" in two versions of a policy are both the answer."""
+    a, b = {w.lower() for w in words(sentence)}, {w.lower() for w in words(other)}
+    if not a or not b or _figures(a) != _figures(b):
+        return False
+    return len(a & b) / len(a | b) >= REPEAT_OVERLAP
+
+
+def _figures(tokens: set[str]) -> set[str]:
+    return {t for t in tokens if any(c.isdigit() for c in t)}
+
+
+def readable(sentence: str) -> str:
+    """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`."""
+    if sentence.startswith("|"):
+        cells = [c.strip() for c in sentence.strip("|").split("|")]
+        if all(set(c) <= set("-: ") for c in cells):
+            return ""
+        return ": ".join(c for c in cells if c)
+    return sentence
+
+
+def citation(n: int, evidence: Evidence) -> Citation:
+    """The citation `[n]` of a piece of evidence."""
+    return Citation(
+        n=n,
+        doc_id=evidence.doc_id,
+        chunk_id=evidence.chunk_id,
+        title=evidence.title,
+        date=evidence.date,
+        section=evidence.section,
+        page=evidence.page,
+        url=evidence.url,
+        snippet=evidence.snippet,
+        relevance=round(evidence.relevance, 4),
+    )

@@ -1,0 +1,88 @@
+"""Which sentence answers, and from which dated document (issue 12), through the real product.
+
+Three dated statements of a fictitious rate committee, written for this test: a vote with a
+dissent, a rate that changes over time, and nothing after July 2025.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bots.bootstrap import App, build_app
+from bots.settings import Settings
+from core.contracts import OrchestrationResult, Turn
+
+pytestmark = pytest.mark.model
+
+NOW = dt.datetime(2026, 11, 21, 9, 0, tzinfo=dt.UTC)
+STATEMENTS = {
+    "2025-03-12": (
+        "The Rate Committee decided today to raise the deposit rate to 2.25 percent. Inflation has stayed above "
+        "the target for a year, and wages are rising quickly. Voting for the decision were: Anna K. Berg, Chair; "
+        "Tomas J. Lind; and Mia R. Holm. Voting against was Per Nystrom, who preferred to keep the rate "
+        "unchanged. The next meeting will be held on 14 May 2025."
+    ),
+    "2025-05-14": (
+        "The Rate Committee decided today to keep the deposit rate at 2.25 percent. Inflation is easing slowly. "
+        "All members voted for the decision. The next meeting will be held on 9 July 2025."
+    ),
+    "2025-07-09": (
+        "The Rate Committee decided today to lower the deposit rate to 2.00 percent. Inflation is close to the "
+        "target and demand has weakened. Voting for the decision were: Anna K. Berg, Chair; Tomas J. Lind; and "
+        "Per Nystrom. Voting against was Mia R. Holm, who preferred a cut to 1.75 percent."
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
+    """The three statements, ingested once."""
+    written = tmp_path_factory.mktemp("statements")
+    for day, text in STATEMENTS.items():
+        front = f"---\ntitle: Rate Committee statement {day}\ndate: {day}\n---\n\n"
+        (written / f"statement-{day}.md").write_text(front + text + "\n", encoding="utf-8")
+    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("statements-data"), fixed_now=NOW))
+    assert (await application.ingestor.ingest([written], collection="default")).ok
+    yield application
+    await application.close()
+
+
+async def _ask(app: App, text: str) -> OrchestrationResult:
+    turn = Turn(
+        platform="cli",
+        tenant="test",
+        channel_key="cli",
+        thread=uuid.uuid4().hex,
+        user="U1",
+        message_key=f"cli:{uuid.uuid4()}",
+        text=text,
+        received_at=NOW,
+    )
+    answer = await app.service.answer(turn)
+    assert answer.result is not None
+    return answer.result
+
+
+async def test_who_voted_against_is_answered_by_the_sentence_naming_the_dissenter(app: App) -> None:
+    result = await _ask(app, "Who voted against the decision on 12 March 2025?")
+    assert result.kind == "answer", result.answer
+    assert "Per Nystrom" in result.answer
+    assert {c.title for c in result.citations} == {"Rate Committee statement 2025-03-12"}
+
+
+async def test_the_current_figure_comes_from_the_newest_statement_only(app: App) -> None:
+    result = await _ask(app, "What is the current deposit rate?")
+    assert result.kind == "answer", result.answer
+    assert "2.00 percent" in result.answer and "2.25 percent" not in result.answer
+    assert {c.title for c in result.citations} == {"Rate Committee statement 2025-07-09"}
+
+
+async def test_dates_after_the_newest_document_are_not_answered_from_older_ones(app: App) -> None:
+    result = await _ask(app, "What did the Rate Committee decide in September 2025?")
+    assert (result.kind, result.branch, result.citations) == ("uncertainty", "EMPTY_SET", [])
+    assert "2025-07-09" in result.answer
+    assert [r.tool for r in result.retrieval_report] == ["none"]

@@ -1,0 +1,102 @@
+"""The kind of answer a question asks for, sentences that hold one, and the extractive choice."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.calibration import Calibration
+from core.contracts import Evidence
+from core.orchestrator import extractive
+from core.text import split_sentences
+from core.understanding import answer_kind, holds
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Who voted against the January 21, 2008 cut?", "person"),
+        ("Which member dissented at the August 1996 meeting?", "person"),
+        ("Which Reserve Bank president dissented in June 2008?", "person"),
+        ("Whom do I ask about expenses?", "person"),
+        ("What was the discount rate cut to in Dec 2008?", "quantity"),
+        ("How much does the K-450 weigh?", "quantity"),
+        ("To what level did the Board cut the discount rate?", "quantity"),
+        ("What target range did the FOMC set?", "quantity"),
+        ("When did the primary credit rate increase take effect?", "date"),
+        ("On what date is the next meeting?", "date"),
+        ("Why did Hoenig vote against the statement?", "reason"),
+        ("Explain the travel policy", None),
+        ("List all receipts for tires", None),
+    ],
+)
+def test_the_question_names_the_kind_of_answer(question: str, kind: str | None) -> None:
+    assert answer_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "expected"),
+    [
+        ("Voting against was William Poole, who did not believe that action was justified.", "person", True),
+        ("Voting against this action: Mr. Lacker.", "person", True),
+        ("Voting against the action were Governor Kohn and President Fisher.", "person", True),
+        ("The Committee decided to keep the target range unchanged.", "person", False),
+        ("The Board approved a decrease in the discount rate to 4 percent.", "quantity", True),
+        ("Purchases will run at $40 billion per month.", "quantity", True),
+        ("The meeting was held in 2008.", "quantity", False),
+        ("The increase takes effect on December 17, 2015.", "date", True),
+        ("The increase takes effect soon.", "date", False),
+        ("Mr. Hoenig dissented because he was concerned about financial imbalances.", "reason", True),
+        ("Anything at all.", None, False),
+    ],
+)
+def test_a_sentence_holds_an_answer_of_the_kind(sentence: str, kind: str | None, expected: bool) -> None:
+    assert holds(sentence, kind) is expected  # type: ignore[arg-type]
+
+
+def test_names_with_initials_and_titles_stay_in_one_sentence() -> None:
+    text = (
+        "Voting for the action were: Ben S. Bernanke, Chairman; and Kevin M. Warsh. "
+        "Voting against this action: Mr. Lacker. Absent and not voting was Frederic S. Mishkin."
+    )
+    assert split_sentences(text) == [
+        "Voting for the action were: Ben S. Bernanke, Chairman; and Kevin M. Warsh.",
+        "Voting against this action: Mr. Lacker.",
+        "Absent and not voting was Frederic S. Mishkin.",
+    ]
+
+
+def _evidence(n: int, title: str) -> Evidence:
+    return Evidence(
+        doc_id=f"d{n}",
+        chunk_id=f"c{n}",
+        kind="segment",
+        text="",
+        snippet="",
+        title=title,
+        collection="default",
+        round_id=1,
+        query="q",
+        mode="hybrid",
+        relevance=0.5,
+    )
+
+
+def test_a_sentence_two_sources_say_is_written_once_and_cites_both() -> None:
+    vote = "Voting for the action were Anna K. Berg, Tomas J. Lind and Mia R. Holm."
+    ranked = [
+        (0.9, (0, vote)),
+        (0.88, (1, vote.replace("Holm.", "Holm, Chair."))),
+        (0.8, (1, "Rates rose to 2 percent.")),
+    ]
+    meaning = {c: s for s, c in ranked}
+    chosen, also = extractive.choose(ranked, meaning, Calibration(model="fake"))
+    assert chosen == [(0, vote), (1, "Rates rose to 2 percent.")]
+    draft = extractive.compose(chosen, [_evidence(0, "March"), _evidence(1, "May")], [], also)
+    assert draft.text == f"{vote} [1][2] Rates rose to 2 percent. [2]"
+    assert [c.n for c in draft.citations] == [1, 2]
+
+
+def test_the_same_sentence_with_other_figures_is_not_a_repeat() -> None:
+    old, new = "The mileage rate is EUR 0.30 per km.", "The mileage rate is EUR 0.34 per km."
+    assert not extractive.repeats(old, new)
+    assert extractive.repeats(new, "The mileage rate is EUR 0.34 per km!")
