@@ -1,10 +1,9 @@
-"""Executor: retrieval rounds per route, the date two-pass, evaluation and recovery (SPEC section 3)."""
+"""Executor: retrieval rounds per route, the date two-pass and evaluation (SPEC section 3)."""
 
 from __future__ import annotations
 
 from core.calibration import Calibration
-from core.contracts import Evidence, EvidenceLevel, ExecutionPlan, RetrievalRound, SearchFilters, TableResult
-from core.llm.gateway import LlmGateway
+from core.contracts import Evidence, EvidenceLevel, RetrievalRound, SearchFilters, TableResult
 from core.orchestrator.evidence import (
     LEVEL_MARGIN,
     after_newest,
@@ -17,12 +16,10 @@ from core.orchestrator.evidence import (
     versions_of_years,
 )
 from core.orchestrator.routes import RoundResult, RouteTools
-from core.orchestrator.state import GraphState, RecoveryStep
+from core.orchestrator.state import GraphState
 from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, passages_support
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
-from core.prompts import reformulate as reformulate_prompt
-from core.text import key_terms
 
 RECENCY_BOOST = 0.3
 
@@ -75,7 +72,7 @@ class Executor:
             )
             result.report.matches += recent.report.matches
         out_of_range = False
-        if dated and not result.evidence and not after_newest(state):
+        if dated and not result.evidence:
             # Second pass of the same round (seed 000): out-of-range hits only fill in, and only when
             # no document of the asked dates matched at all — a date asked about that the documents
             # cover is answered from those documents or not at all.
@@ -242,70 +239,6 @@ class Executor:
         return update
 
 
-def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
-    """The next recovery step that can still change the outcome, or None (`llm`: a model can reformulate)."""
-    if len({r.round_id for r in state.rounds}) >= state.budgets.max_rounds or after_newest(state):
-        return None
-    plan = state.plan
-    if plan is None:
-        return None
-    dated = plan.date_start is not None or plan.date_end is not None
-    narrowed = dated or state.steering.doc_ids is not None
-    # Filters are relaxed only when nothing inside them matched (see `Executor.retrieve`).
-    relaxable = narrowed and state.date_filter and not state.candidates and not after_newest(state)
-    if relaxable and "relax_filters" not in state.recoveries:
-        return "relax_filters"
-    if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
-        return "next_route"
-    if "reformulate" not in state.recoveries and (llm or _reformulated(plan) != plan.revised_query):
-        return "reformulate"
-    return None
-
-
-class Recovery:
-    """Relax filters, then the next fallback route, then reformulate (with an LLM: a new query and HyDE)."""
-
-    def __init__(self, *, llm: LlmGateway) -> None:
-        self._llm = llm
-
-    def next_step(self, state: GraphState) -> RecoveryStep | None:
-        """The step `recover` will take, or None when none can change the outcome."""
-        return next_recovery(state, self._llm.enabled)
-
-    async def recover(self, state: GraphState) -> dict[str, object]:
-        """Take the next recovery step."""
-        step = self.next_step(state)
-        assert step is not None
-        assert state.plan is not None
-        assert state.route is not None
-        update: dict[str, object] = {"recoveries": [*state.recoveries, step]}
-        if step == "relax_filters":
-            update["date_filter"] = False
-        elif step == "next_route":
-            route = state.route
-            update["route"] = route.model_copy(
-                update={
-                    "route": route.fallbacks[0],
-                    "fallbacks": route.fallbacks[1:],
-                    "reason": f"{route.reason}; fell back from {route.route} to {route.fallbacks[0]}",
-                }
-            )
-        else:
-            query, hyde = _reformulated(state.plan), None
-            if self._llm.enabled:
-                tried = list(dict.fromkeys(r.query for r in state.rounds))
-                messages = reformulate_prompt.messages(question=state.plan.original_query, tried=tried)
-                found, llm_step = await self._llm.run(
-                    "reformulate", messages, lambda text: reformulate_prompt.parse(text, tried)
-                )
-                update["llm_steps"] = [llm_step]
-                if found is not None:
-                    query, hyde = found.query, found.passage or None
-            update["plan"] = state.plan.model_copy(update={"revised_query": query})
-            update["hyde"] = hyde
-        return update
-
-
 def _nothing_after_newest(state: GraphState) -> RetrievalRound:
     assert state.plan is not None
     assert state.route is not None
@@ -323,8 +256,3 @@ def _nothing_after_newest(state: GraphState) -> RetrievalRound:
         threshold=f"not searched: the dates asked begin after the newest document ({newest})",
         took_ms=0.0,
     )
-
-
-def _reformulated(plan: ExecutionPlan) -> str:
-    """Deterministic reformulation: the question's key terms without stop-phrases."""
-    return " ".join(key_terms(plan.original_query)) or plan.revised_query

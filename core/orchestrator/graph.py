@@ -16,10 +16,11 @@ from core.errors import GuardrailsViolationError
 from core.llm.gateway import LlmGateway
 from core.orchestrator.answer import AnswerWriter
 from core.orchestrator.clarify import Clarifier
-from core.orchestrator.executor import Executor, Recovery
+from core.orchestrator.executor import Executor
 from core.orchestrator.intake import run_intake
 from core.orchestrator.planner import Planner
 from core.orchestrator.probe import ChannelProbe
+from core.orchestrator.recovery import Recovery
 from core.orchestrator.respond import build_result
 from core.orchestrator.state import GraphState
 from core.orchestrator.structured import StructuredPlanner

@@ -7,14 +7,14 @@ dissent, a rate that changes over time, and nothing after July 2025.
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bots.bootstrap import App, build_app
 from bots.settings import Settings
-from core.contracts import OrchestrationResult, Turn
+from core.contracts import OrchestrationResult
+from tests.asking import ask
 
 pytestmark = pytest.mark.model
 
@@ -52,19 +52,7 @@ async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
 
 
 async def _ask(app: App, text: str) -> OrchestrationResult:
-    turn = Turn(
-        platform="cli",
-        tenant="test",
-        channel_key="cli",
-        thread=uuid.uuid4().hex,
-        user="U1",
-        message_key=f"cli:{uuid.uuid4()}",
-        text=text,
-        received_at=NOW,
-    )
-    answer = await app.service.answer(turn)
-    assert answer.result is not None
-    return answer.result
+    return await ask(app, text, now=NOW)
 
 
 async def test_who_voted_against_is_answered_by_the_sentence_naming_the_dissenter(app: App) -> None:

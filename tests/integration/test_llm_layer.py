@@ -17,8 +17,9 @@ import pytest
 
 from bots.bootstrap import App, build_app
 from bots.settings import Settings
-from core.contracts import LlmStep, OrchestrationResult, Turn
+from core.contracts import LlmStep, OrchestrationResult
 from core.llm.gateway import CONTINUE
+from tests.asking import ask
 from tests.conftest import SAMPLE_CORPUS
 from tests.llm_script import SOURCE
 from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply, following, overriding
@@ -64,19 +65,7 @@ async def _app(data_dir: Path, server: ChatCompletionsServer | None = None, **ll
 
 
 async def _ask(app: App, text: str, thread: str | None = None) -> OrchestrationResult:
-    turn = Turn(
-        platform="cli",
-        tenant="test",
-        channel_key="cli",
-        thread=thread or uuid.uuid4().hex,
-        user="U1",
-        message_key=f"cli:{uuid.uuid4()}",
-        text=text,
-        received_at=NOW,
-    )
-    answer = await app.service.answer(turn)
-    assert answer.result is not None
-    return answer.result
+    return await ask(app, text, now=NOW, thread=thread)
 
 
 async def _ask_once(

@@ -8,14 +8,14 @@ headers, and two dated versions of one policy.
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bots.bootstrap import App, build_app
 from bots.settings import Settings
-from core.contracts import OrchestrationResult, Turn
+from core.contracts import OrchestrationResult
+from tests.asking import ask
 from tests.conftest import SAMPLE_CORPUS
 
 pytestmark = pytest.mark.model
@@ -83,19 +83,7 @@ async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
 
 
 async def _ask(app: App, text: str) -> OrchestrationResult:
-    turn = Turn(
-        platform="cli",
-        tenant="test",
-        channel_key="cli",
-        thread=uuid.uuid4().hex,
-        user="U1",
-        message_key=f"cli:{uuid.uuid4()}",
-        text=text,
-        received_at=NOW,
-    )
-    answer = await app.service.answer(turn)
-    assert answer.result is not None
-    return answer.result
+    return await ask(app, text, now=NOW)
 
 
 @pytest.mark.parametrize("question", ["What rate do we pay for overtime?", "What is the current mileage rate?"])
