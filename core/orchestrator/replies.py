@@ -59,7 +59,7 @@ def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[
 
 def after_newest(newest: dt.date, start: dt.date | None, end: dt.date | None) -> str:
     """The dates asked come after every document: say so rather than answer from older ones."""
-    asked = f"{start.isoformat()} to {end.isoformat()}" if start and end else f"after {newest.isoformat()}"
+    asked = f"{start.isoformat()} to {end.isoformat()}" if start and end else f"{start or newest} onwards"
     return (
         f"I can't answer for {asked}: the newest document I can read is dated {newest.isoformat()}, "
         "so none of them can say what happened then."

@@ -112,7 +112,13 @@ class StructuredPlanner:
         for word in intake.signals.key_terms:
             term = _FIELD_WORDS.get(word, word)
             # Dates belong to the date window, not to field values ("the December 2007 meeting").
-            if is_date_word(term) or term in _GENERIC or term in REQUEST_WORDS or word in constraint_words:
+            if (
+                is_date_word(term)
+                or (term.isdigit() and len(term) == 4)
+                or term in _GENERIC
+                or term in REQUEST_WORDS
+                or word in constraint_words
+            ):
                 continue
             _, matched = await self._count(AnnotationQuery(labels=[term]), filters)
             lexical = any(_lexically(term, label) for label in matched)
