@@ -74,3 +74,25 @@ async def test_dates_after_the_newest_document_are_not_answered_from_older_ones(
     assert (result.kind, result.branch, result.citations) == ("uncertainty", "EMPTY_SET", [])
     assert "2025-07-09" in result.answer
     assert [r.tool for r in result.retrieval_report] == ["none"]
+
+
+async def test_current_reads_the_newest_of_differently_titled_documents(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Not versions of one title (those the newest-version rule already settles): press releases."""
+    written = tmp_path_factory.mktemp("releases")
+    releases = {
+        "2025-03-12": ("Committee raises the deposit rate", "2.25"),
+        "2025-07-09": ("Deposit rate lowered after a weak quarter", "2.00"),
+    }
+    for day, (title, rate) in releases.items():
+        text = f"---\ntitle: {title}\ndate: {day}\n---\n\nThe Rate Committee set the deposit rate at {rate} percent.\n"
+        (written / f"release-{day}.md").write_text(text, encoding="utf-8")
+    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("releases-data"), fixed_now=NOW))
+    try:
+        assert (await application.ingestor.ingest([written], collection="default")).ok
+        result = await _ask(application, "What is the current deposit rate?")
+    finally:
+        await application.close()
+    assert result.kind == "answer", result.answer
+    assert "2.00 percent" in result.answer and "2.25 percent" not in result.answer
