@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     elasticsearch_rrf_retriever: bool = False
     embedding_model: str = "all-MiniLM-L6-v2"
     encoder: Literal["onnx", "onnx-int8", "torch"] = "onnx-int8"
+    # Where the ONNX export is cached; several data directories (or servers) may share one.
+    model_cache: Path | None = None
     reranker_model: str | None = None
     llm_provider: Literal["none", "openai", "ollama"] = "none"
     llm_base_url: str | None = None
@@ -92,7 +94,7 @@ class Settings(BaseSettings):
     @property
     def models_dir(self) -> Path:
         """Where the ONNX export of the embedding model is cached (made once, on first use)."""
-        return self.data_dir / "models"
+        return self.model_cache or self.data_dir / "models"
 
     @property
     def calibration_path(self) -> Path:

@@ -15,6 +15,7 @@ import pytest
 
 from core.concurrency import CpuExecutor
 from storage.database import Database
+from tests.environment import MODEL_CACHE
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CORPUS = REPO / "examples" / "corpus"
@@ -70,10 +71,18 @@ async def real_embedder(executor: CpuExecutor):  # type: ignore[no-untyped-def]
     return embedder
 
 
-@pytest.fixture(scope="session")
-def onnx_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A models directory shared by the session's ONNX embedders, so the export is made once."""
-    return tmp_path_factory.mktemp("models")
+@pytest.fixture(scope="session", autouse=True)
+def onnx_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One models directory for the whole session (its embedders, every `Settings` and every product
+    subprocess, through THREADWISE_MODEL_CACHE), so the ONNX export is made once, not per data directory."""
+    folder = tmp_path_factory.mktemp("models")
+    before = os.environ.get(MODEL_CACHE)
+    os.environ[MODEL_CACHE] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop(MODEL_CACHE, None)
+    else:
+        os.environ[MODEL_CACHE] = before
 
 
 @pytest.fixture(scope="session")

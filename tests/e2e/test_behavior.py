@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.environment import product_env
 
 pytestmark = pytest.mark.e2e
 BEHAVIOR = REPO / "examples" / "behavior"
 
 
 def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env = product_env()
     return subprocess.run(
         ["threadwise", "eval", "behavior", *args],
         env=env,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLE_CORPUS
+from tests.environment import product_env
 
 pytestmark = pytest.mark.e2e
 SPEC_KEYS = {
@@ -50,7 +50,7 @@ def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Completed
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path]:
     """A data directory with the sample corpus ingested by the CLI."""
     cwd = tmp_path_factory.mktemp("cli")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env = product_env()
     env["THREADWISE_DATA_DIR"] = str(cwd / "data")
     done = run(["ingest", str(SAMPLE_CORPUS)], env, cwd)
     assert done.returncode == 0, done.stderr
@@ -123,7 +123,7 @@ def test_second_ingest_adds_nothing_and_broken_files_are_reported(
 
 
 def test_a_wrong_setting_stops_with_its_name(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env = product_env()
     env["THREADWISE_SEARCH_BACKEND"] = "solr"
     done = run(["ask", "anything"], env, tmp_path)
     assert done.returncode == 2
@@ -177,7 +177,7 @@ def test_eval_retrieval_prints_the_spec_json(tmp_path: Path) -> None:
     (beir / "qrels" / "test.tsv").write_text(
         "query-id\tcorpus-id\tscore\n" + "".join(f"Q{i}\tD{i}\t1\n" for i in range(len(topics))), encoding="utf-8"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env = product_env()
     done = run(["eval", "retrieval", str(beir), "--json", "--data-dir", str(tmp_path / "data")], env, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout)

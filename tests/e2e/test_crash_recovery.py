@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
 import sqlite3
 import subprocess
@@ -23,6 +22,7 @@ import pytest
 from aiohttp import web
 
 from tests.conftest import SAMPLE_CORPUS
+from tests.environment import product_env
 from tests.llm_server import ChatCompletionsServer, ChatRequest
 from tests.servers import BOT_USER, TEAM, SlackApiServer, slack_event, slack_signature_headers
 
@@ -71,8 +71,7 @@ def _free_port() -> int:
 
 
 def _env(**extra: str) -> dict[str, str]:
-    drop = ("THREADWISE_", "SLACK_", "Microsoft")
-    return {**{k: v for k, v in os.environ.items() if not k.startswith(drop)}, **extra}
+    return product_env(**extra)
 
 
 def _serve(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import socket
 import subprocess
@@ -17,6 +16,7 @@ import aiohttp
 import pytest
 
 from tests.conftest import SAMPLE_CORPUS
+from tests.environment import product_env
 from tests.servers import (
     BOT_USER,
     BotConnectorServer,
@@ -76,17 +76,12 @@ async def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("serve")
-    env = {**_base_env(), "THREADWISE_DATA_DIR": str(folder / "data")}
+    env = {**product_env(), "THREADWISE_DATA_DIR": str(folder / "data")}
     done = subprocess.run(
         ["threadwise", "ingest", str(SAMPLE_CORPUS)], env=env, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
     return folder
-
-
-def _base_env() -> dict[str, str]:
-    drop = ("THREADWISE_", "SLACK_", "Microsoft")
-    return {k: v for k, v in os.environ.items() if not k.startswith(drop)}
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +90,7 @@ async def served(data_dir: Path) -> AsyncIterator[Served]:
     connector = await BotConnectorServer().start()
     port, secured_port = _free_port(), _free_port()
     env = {
-        **_base_env(),
+        **product_env(),
         "THREADWISE_DATA_DIR": str(data_dir / "data"),
         "SLACK_BOT_TOKEN": "xoxb-test-token",
         "SLACK_SIGNING_SECRET": SECRET,
@@ -104,7 +99,7 @@ async def served(data_dir: Path) -> AsyncIterator[Served]:
     }
     # A second server with a Teams app id: authentication enforced (own data dir, nothing ingested).
     secured_env = {
-        **_base_env(),
+        **product_env(),
         "THREADWISE_DATA_DIR": str(data_dir / "secured"),
         "MicrosoftAppId": "00000000-aaaa-bbbb-cccc-000000000001",
         "MicrosoftAppPassword": "not-a-real-secret",

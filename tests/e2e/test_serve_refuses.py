@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.environment import product_env
 
 pytestmark = pytest.mark.e2e
 
@@ -16,11 +17,9 @@ def test_serve_refuses_an_unmigrated_database(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("THREADWISE_", "SLACK_", "Microsoft"))}
-    env |= {
-        "THREADWISE_DATA_DIR": str(tmp_path / "data"),
-        "THREADWISE_DATABASE_URL": f"sqlite:///{tmp_path / 'new.db'}",
-    }
+    env = product_env(
+        THREADWISE_DATA_DIR=str(tmp_path / "data"), THREADWISE_DATABASE_URL=f"sqlite:///{tmp_path / 'new.db'}"
+    )
     done = subprocess.run(
         ["threadwise", "serve", "--port", str(port)], env=env, capture_output=True, text=True, timeout=120, check=False
     )

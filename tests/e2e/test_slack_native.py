@@ -20,7 +20,8 @@ import yaml
 
 from bots.slack.manifest import METHOD_SCOPES, manifest_path
 from tests.conftest import SAMPLE_CORPUS
-from tests.e2e.test_serve import _base_env, _free_port, _start, _wait_ready
+from tests.e2e.test_serve import _free_port, _start, _wait_ready
+from tests.environment import product_env
 from tests.servers import BOT_USER, TEAM, Call, SlackApiServer, slack_event, slack_signature_headers
 
 pytestmark = pytest.mark.e2e
@@ -55,7 +56,7 @@ async def native(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Nati
     (folder / "notices" / "fire-drill.md").write_text(DRILL, encoding="utf-8")
     slack = await SlackApiServer().start()
     env = {
-        **_base_env(),
+        **product_env(),
         "THREADWISE_DATA_DIR": str(folder / "data"),
         "THREADWISE_UNMAPPED_CHANNELS": "deny",
         "THREADWISE_RATE_LIMIT_PER_MINUTE": "0",  # one person asks every question here

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import zipfile
 from pathlib import Path
@@ -14,6 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tests.environment import product_env
 from tests.schemas import MANIFEST_SCHEMA, shared_schema
 
 pytestmark = pytest.mark.e2e
@@ -21,7 +21,7 @@ APP_ID = "5c1b7c61-0f3e-4d4e-9a57-3f0d8b1e2a90"
 
 
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("THREADWISE_", "Microsoft"))}
+    env = product_env()
     env["THREADWISE_DATA_DIR"] = str(tmp_path / "data")
     return subprocess.run(
         ["threadwise", "manifest", "teams", *args], env=env, capture_output=True, text=True, check=False

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import subprocess
 from collections.abc import AsyncIterator
@@ -18,6 +17,7 @@ import pytest
 
 from tests.conftest import SAMPLE_CORPUS
 from tests.e2e.test_serve import _free_port, _start, _wait_ready
+from tests.environment import product_env
 from tests.schemas import CARD_SCHEMA, optional_schema
 from tests.servers import BotConnectorServer, Call, teams_activity
 
@@ -46,8 +46,7 @@ def _threadwise(env: dict[str, str], *args: str) -> str:
 @pytest.fixture(scope="module")
 async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
     folder = tmp_path_factory.mktemp("teams")
-    drop = ("THREADWISE_", "SLACK_", "Microsoft")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    env = product_env()
     env.update({"THREADWISE_DATA_DIR": str(folder / "data"), "THREADWISE_UNMAPPED_CHANNELS": "deny"})
     _threadwise(env, "ingest", *(str(SAMPLE_CORPUS / part) for part in ("handbook", "policies", "receipts")))
     for key in (f"teams:{TENANT}:{CHANNEL}", f"teams:{TENANT}:dm:aad-ada"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import subprocess
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from storage.database import Database
 from storage.models import ConversationRow, FeedbackRow, ResultSetRow, RouterDecisionRow, TurnRow
 from storage.repositories import SqlConversationStore, SqlDecisionLog, SqlResultSetStore, SqlTurnLedger
 from storage.retention import purge_expired
+from tests.environment import product_env
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 OLD = NOW - dt.timedelta(days=100)
@@ -111,7 +111,7 @@ async def test_retention_purges_only_what_is_older_than_the_period(database: Dat
 
 
 def test_db_purge_command_reports_what_it_deleted(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("THREADWISE_")}
+    env = product_env()
     env.update(
         COLUMNS="200",
         THREADWISE_DATA_DIR=str(tmp_path / "data"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bots.settings import SettingsError, load_settings
@@ -22,3 +24,13 @@ def test_a_wrong_encoder_stops_start_up_naming_the_variable(monkeypatch: pytest.
     monkeypatch.setenv("THREADWISE_ENCODER", "fast")
     with pytest.raises(SettingsError, match=r"THREADWISE_ENCODER: .*'fast'"):
         load_settings()
+
+
+def test_the_model_export_lives_in_the_data_dir_unless_a_cache_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("THREADWISE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("THREADWISE_MODEL_CACHE", raising=False)
+    assert load_settings().models_dir == tmp_path / "data" / "models"
+    monkeypatch.setenv("THREADWISE_MODEL_CACHE", str(tmp_path / "shared"))
+    assert load_settings().models_dir == tmp_path / "shared"
