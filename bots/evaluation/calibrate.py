@@ -9,7 +9,8 @@ answerable: 0.9 for `high`, 0.7 for `medium`, 0.5 for `low` (with at least 10 qu
 The support gate's threshold: for every query whose top hit is judged relevant, the support of
 that hit (core/orchestrator/support.py: ½ term share + ½ calibrated cosine, with the thresholds just
 fitted); `support` is the value that SUPPORT_KEPT of those answerable queries reach, so the gate
-withholds at most 1 − SUPPORT_KEPT of the answers the documents do hold.
+withholds at most 1 − SUPPORT_KEPT of the answers the documents do hold. `coverage`, the share of the
+query's content words a cited text must carry, is fitted the same way on the same hits.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bots.bootstrap import App
 from bots.evaluation.retrieval import load_corpus, load_queries
 from core.calibration import Calibration
 from core.contracts import SearchFilters
-from core.orchestrator.support import passages_support
+from core.orchestrator.support import content_terms, passages_support, term_share
 
 TARGETS = {"high": 0.9, "medium": 0.7, "low": 0.5}
 SUPPORT_KEPT = 0.9
@@ -41,12 +42,21 @@ def fit_threshold(points: list[tuple[float, bool]], precision: float) -> float |
     return best
 
 
+def _kept(scores: list[float]) -> float | None:
+    """The value SUPPORT_KEPT of `scores` reach (None for fewer than MIN_QUERIES)."""
+    if len(scores) < MIN_QUERIES:
+        return None
+    return sorted(scores)[int(round((1.0 - SUPPORT_KEPT) * len(scores), 6))]
+
+
 def fit_support(answerable: list[tuple[str, str, float]], levels: Calibration) -> float | None:
     """The support that SUPPORT_KEPT of the answerable queries' relevant top hits reach."""
-    if len(answerable) < MIN_QUERIES:
-        return None
-    scores = sorted(passages_support(query, [text], cosine, levels) for query, text, cosine in answerable)
-    return scores[int(round((1.0 - SUPPORT_KEPT) * len(scores), 6))]
+    return _kept([passages_support(query, [text], cosine, levels) for query, text, cosine in answerable])
+
+
+def fit_coverage(answerable: list[tuple[str, str, float]]) -> float | None:
+    """The share of the query's content words that SUPPORT_KEPT of the relevant top hits carry."""
+    return _kept([term_share(content_terms(query), text) for query, text, _ in answerable])
 
 
 async def calibrate(app: App, folder: Path, *, split: str = "dev") -> tuple[Calibration, dict[str, Any]]:
@@ -75,18 +85,20 @@ async def calibrate(app: App, folder: Path, *, split: str = "dev") -> tuple[Cali
         model=app.settings.embedding_model, high=round(high, 3), medium=round(medium, 3), low=round(low, 3)
     )
     support = fit_support(answerable_tops, levels) or default.support
+    coverage = fit_coverage(answerable_tops)
     calibration = levels.model_copy(
         update={
             "support": round(support, 3),
+            "coverage": round(default.coverage if coverage is None else coverage, 3),
             "method": f"eval calibrate on {folder.name} ({split}, {len(points)} queries): share answerable in top 3 "
-            f"≥ {TARGETS['high']}/{TARGETS['medium']}/{TARGETS['low']}; support reached by {SUPPORT_KEPT:.0%} of "
-            f"{len(answerable_tops)} relevant top hits",
+            f"≥ {TARGETS['high']}/{TARGETS['medium']}/{TARGETS['low']}; support and coverage reached by "
+            f"{SUPPORT_KEPT:.0%} of {len(answerable_tops)} relevant top hits",
         }
     )
     report = {
         "queries": len(points),
         "answerable": sum(a for _, a in points),
-        "fitted": fitted | {"support": calibration.support},
+        "fitted": fitted | {"support": calibration.support, "coverage": calibration.coverage},
         # The shipped default: the gate's threshold under the default evidence thresholds.
         "support_at_default_levels": round(fit_support(answerable_tops, default) or default.support, 3),
         "calibration": calibration.model_dump(),

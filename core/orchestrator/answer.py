@@ -137,6 +137,12 @@ class AnswerWriter:
         support_original = support_score(share_original, relevance[0])
         support_revised = support_score(share_revised, relevance[1])
         missing = [t for t in terms_original if t not in found]
+        # The share of the question's own words the cited text carries (the revised query's, when
+        # it carries more: a resolved pronoun); signals such as "a figure was asked and given" aside.
+        words = max(
+            len(found) / len(terms_original) if terms_original else 1.0,
+            term_share(content_terms(revised), cited_text),
+        )
         update: dict[str, object] = {}
         # A structured answer is exact by construction (rows meeting every filter): no model grades it.
         if self._llm.enabled and not structured:
@@ -151,10 +157,14 @@ class AnswerWriter:
             if judgement is not None:
                 support_original, support_revised = judgement.support_original, judgement.support_revised
                 missing = judgement.missing
+                # A word is carried when the text has it or the model does not name it among what
+                # the sources lack (the model reads synonyms; a word count cannot).
+                lacking = found_terms(terms_original, " ".join(missing))
+                words = max(words, 1.0 - len(lacking) / len(terms_original) if terms_original else 1.0)
         confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         notes = _notes(confidence, missing, state, cited)
         # The revised query (a resolved pronoun, a reformulation) is the question as understood too.
-        unsupported = self._gate(max(support_original, support_revised), missing, state, cited_text, cited)
+        unsupported = self._gate(max(support_original, support_revised), words, missing, state, cited_text, cited)
         return update | {
             "reflection": Reflection(
                 confidence=confidence,
@@ -168,9 +178,13 @@ class AnswerWriter:
         }
 
     def _gate(
-        self, support: float, missing: list[str], state: GraphState, cited_text: str, cited: set[str]
+        self, support: float, words: float, missing: list[str], state: GraphState, cited_text: str, cited: set[str]
     ) -> str | None:
-        """Why the evidence does not support the question (None when it does): the support gate."""
+        """Why the evidence does not support the question (None when it does): the support gate.
+
+        Support below its calibrated threshold, or sources that carry less than the calibrated
+        `coverage` share of the question's words (a close meaning about something else: "what do we
+        pay for overtime" against "overtime is compensated with time off"), withhold the answer."""
         # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
@@ -180,10 +194,13 @@ class AnswerWriter:
         ]
         if absent:
             return "the sources found are not about " + " and ".join(absent)
+        detail = f"; they do not mention {', '.join(missing[:6])}" if missing else ""
         if support < self._calibration.support:
-            detail = f"; they do not mention {', '.join(missing[:6])}" if missing else ""
             threshold = self._calibration.support
             return f"the sources found do not support the question (support {support:.2f} < {threshold:.2f}{detail})"
+        if words < self._calibration.coverage:
+            threshold = self._calibration.coverage
+            return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
         return None
 
 

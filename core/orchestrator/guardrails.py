@@ -43,6 +43,10 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+# What `redact` leaves in place of what it removed: no word of the question.
+REDACTION_MARK = re.compile(r"\[REDACTED [A-Z]+\]")
+
+
 def redact(text: str) -> Redaction:
     """Replace card numbers (Luhn-valid), IBANs, US social security numbers and e-mail addresses."""
     found: list[str] = []

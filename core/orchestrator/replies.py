@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from core.contracts import Evidence, RetrievalRound
 
@@ -39,11 +40,23 @@ CHANNEL_MISMATCH = (
 )
 
 
-def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[RetrievalRound]) -> str:
-    """Seed 000's uncertainty reply: what was searched and the best low-relevance matches."""
+def uncertainty(
+    queries: list[str],
+    best: list[Evidence],
+    searched_rounds: list[RetrievalRound],
+    *,
+    closest: tuple[str, str] | None = None,
+    missing: Sequence[str] = (),
+) -> str:
+    """Seed 000's uncertainty reply: what was searched and the best low-relevance matches; when an
+    answer was drafted and withheld, its `closest` passage (text, source) and what the sources lack."""
     lines = [
         "I couldn't find enough in the documents to answer this confidently. The documents I can read may not cover it."
     ]
+    if closest is not None:
+        passage, source = closest
+        gap = f"it does not mention {_listed(missing)}" if missing else "it may not answer the question"
+        lines.append(f"The closest passage, from {source} ({gap}): “{passage}”")
     tried = list(dict.fromkeys(queries))
     if tried:
         lines.append("Searched: " + "; ".join(f"“{q}”" for q in tried))
@@ -55,6 +68,12 @@ def uncertainty(queries: list[str], best: list[Evidence], searched_rounds: list[
         lines.extend(f"- {e.title} (score: {e.relevance:.2f})" for e in ranked[:3])
     lines.append("Try other words, a product or document name, or a date range.")
     return "\n".join(lines)
+
+
+def _listed(words: Sequence[str]) -> str:
+    """“a”, “a or b”, “a, b or c”."""
+    quoted = [f"“{w}”" for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def after_newest(newest: dt.date, start: dt.date | None, end: dt.date | None) -> str:

@@ -22,9 +22,10 @@ from core.contracts import (
 )
 from core.errors import SearchUnavailableError
 from core.orchestrator import replies
+from core.orchestrator.answer import CITATION_MARK
 from core.orchestrator.compose import overflow_question
 from core.orchestrator.evidence import after_newest
-from core.orchestrator.state import GraphState
+from core.orchestrator.state import Draft, GraphState
 from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 from core.ports import Clock
 
@@ -120,6 +121,12 @@ def decide(state: GraphState) -> Outcome:
             "no candidates after recovery",
             "Try other words or a wider date range.",
         )
+    # An answer drafted and withheld by the support gate (perhaps before a recovery round found
+    # less): the uncertainty reply quotes its passage and says what the sources lack.
+    gate = reflection if reflection is not None and reflection.unsupported else None
+    closest = _closest(draft) if gate is not None and draft is not None else None
+    missing = gate.coverage.missing if gate is not None else []
+    uncertain = replies.uncertainty(queries, state.candidates, state.rounds, closest=closest, missing=missing)
     if state.evidence_level in ("low", "insufficient") or draft is None or not draft.citations:
         why = f"evidence {state.evidence_level} after {len(state.rounds)} round(s)"
         if draft is not None and not draft.citations:
@@ -130,7 +137,7 @@ def decide(state: GraphState) -> Outcome:
             "uncertainty",
             "success",
             "confidence_too_low_clarify",
-            replies.uncertainty(queries, state.candidates, state.rounds),
+            uncertain,
             why,
             "Name a document, product or date range to narrow the search.",
         )
@@ -141,7 +148,7 @@ def decide(state: GraphState) -> Outcome:
             "uncertainty",
             "success",
             "confidence_too_low_clarify",
-            replies.uncertainty(queries, state.candidates, state.rounds),
+            uncertain,
             "support gate: " + reflection.unsupported,
             "Name a document, product or date range to narrow the search.",
         )
@@ -227,6 +234,18 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         errors=state.errors,
         timings=state.timings,
     )
+
+
+def _closest(draft: Draft) -> tuple[str, str] | None:
+    """The withheld answer's first cited passage and its source, shown in the uncertainty reply."""
+    marked = CITATION_MARK.search(draft.text)
+    if marked is None:
+        return None
+    cited = next((c for c in draft.citations if c.n == int(marked.group(1))), None)
+    passage = draft.text[: marked.start()].strip()
+    if cited is None or not passage or "\n" in passage:
+        return None  # a table or a list is no passage to quote
+    return passage, cited.title + (f", §{cited.section}" if cited.section else "")
 
 
 def _choices(state: GraphState) -> list[str]:

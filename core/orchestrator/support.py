@@ -14,8 +14,9 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 
 from core.calibration import Calibration
+from core.orchestrator.guardrails import REDACTION_MARK
 from core.text import initials, key_terms, stems, words
-from core.understanding import answer_kind, holds, is_date_word
+from core.understanding import answer_kind, holds, is_date_word, measure_words
 
 # Words that say how to answer or when, not what about: they are never "missing" from a source.
 TOP_PASSAGES = 3
@@ -32,12 +33,14 @@ REQUEST_WORDS = frozenset(
 def content_terms(question: str) -> list[str]:
     """The words of a question that name its subject: key terms less request words, numbers and dates.
 
-    Dates are not words a source must repeat: the date window and steering see to them.
+    Dates are not words a source must repeat: the date window and steering see to them; nor is
+    the measure a "how far" asks for, nor the mark left where personal data was redacted.
     """
+    asking = REQUEST_WORDS | measure_words(question)
     return [
         t
-        for t in key_terms(question)
-        if t not in REQUEST_WORDS and not t.replace(".", "").isdigit() and not is_date_word(t)
+        for t in key_terms(REDACTION_MARK.sub(" ", question))
+        if t not in asking and not t.replace(".", "").isdigit() and not is_date_word(t)
     ]
 
 

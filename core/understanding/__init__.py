@@ -5,7 +5,7 @@ port, the same normaliser the documents' quantities go through. Every other modu
 asks here rather than keeping its own pattern.
 """
 
-from core.understanding.answers import AnswerKind, answer_kind, holds
+from core.understanding.answers import AnswerKind, answer_kind, holds, measure_words
 from core.understanding.dates import DATEPARSER_LOCK, DateHints, Period, date_hints, read_date, read_period
 from core.understanding.periods import (
     DATE_PHRASE,
@@ -46,6 +46,7 @@ __all__ = [
     "holds",
     "is_date_word",
     "is_year",
+    "measure_words",
     "points_at_many",
     "quarter_mentions",
     "quarter_of",

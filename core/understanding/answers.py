@@ -28,14 +28,16 @@ _QUANTITY_NOUNS = (
 )
 _DATE_NOUNS = r"date|day|deadline|time|year|month"
 
+# "How far", "how long": the adjective asks for a measure, it names no subject.
+_HOW_MEASURE = re.compile(r"\bhow\s+(much|many|far|big|large|high|low|long|wide|tall|heavy|fast|often)\b", re.I)
+
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
     (re.compile(r"\bwhy\b|\bwhat\s+(?:was|were|is|are)\s+the\s+reasons?\b|\bfor\s+what\s+reason\b", re.I), "reason"),
     (re.compile(rf"\bwhen\b|\b(?:what|which)\s+(?:{_DATE_NOUNS})\b|\bby\s+when\b", re.I), "date"),
     (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:\w+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
     (
         re.compile(
-            r"\bhow\s+(?:much|many|far|big|large|high|low|long|wide|tall|heavy|fast|often)\b"
-            rf"|\b(?:what|which)\s+(?:\w+\s+){{0,3}}(?:{_QUANTITY_NOUNS})\b"
+            _HOW_MEASURE.pattern + rf"|\b(?:what|which)\s+(?:\w+\s+){{0,3}}(?:{_QUANTITY_NOUNS})\b"
             r"|\b(?:to|at|by)\s+what\b|\bwhat\b.*\b(?:to|at)\s*\??$",
             re.I,
         ),
@@ -75,6 +77,11 @@ _REASON = re.compile(
     re.I,
 )
 _YEAR_ONLY = re.compile(rf"\b{YEAR}\b")
+
+
+def measure_words(question: str) -> set[str]:
+    """The words of a question that only ask for a measure ("far" in "how far was it lowered")."""
+    return {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
 
 
 def answer_kind(question: str) -> AnswerKind | None:

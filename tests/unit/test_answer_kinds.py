@@ -7,6 +7,7 @@ import pytest
 from core.calibration import Calibration
 from core.contracts import Evidence
 from core.orchestrator import extractive
+from core.orchestrator.support import content_terms
 from core.text import split_sentences
 from core.understanding import answer_kind, holds
 
@@ -100,3 +101,18 @@ def test_the_same_sentence_with_other_figures_is_not_a_repeat() -> None:
     old, new = "The mileage rate is EUR 0.30 per km.", "The mileage rate is EUR 0.34 per km."
     assert not extractive.repeats(old, new)
     assert extractive.repeats(new, "The mileage rate is EUR 0.34 per km!")
+
+
+def test_the_measure_a_how_question_asks_for_is_not_a_word_the_source_must_repeat() -> None:
+    assert content_terms("How far was the discount rate lowered?") == ["discount", "rate", "lowered"]
+    assert content_terms("How long is the warranty?") == ["warranty"]
+    assert "long-term" in content_terms("How is long-term debt reported?")  # not a "how long"
+
+
+def test_a_redaction_mark_is_no_word_of_the_question() -> None:
+    assert content_terms("My card [REDACTED CARD] was declined: what is the hotel limit?") == [
+        "card",
+        "declined",
+        "hotel",
+        "limit",
+    ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bots.evaluation.calibrate import fit_support, fit_threshold
+from bots.evaluation.calibrate import fit_coverage, fit_support, fit_threshold
 from core.calibration import Calibration
 from core.orchestrator.support import support_score
 
@@ -27,3 +27,11 @@ def test_support_threshold_keeps_nine_in_ten_answerable_queries() -> None:
     assert fitted == scores[1]  # 9 of the 10 reach it
     assert sum(s >= fitted for s in scores) == 9
     assert fit_support(answerable[:5], levels) is None  # too few queries to fit
+
+
+def test_coverage_is_the_share_of_words_nine_in_ten_relevant_hits_carry() -> None:
+    # Eight hits carry all three words, one carries two, one carries one.
+    hits = [("parental leave weeks", "Parental leave lasts 20 weeks", 0.5)] * 8
+    hits += [("parental leave weeks", "Leave lasts 20 weeks", 0.5), ("parental leave weeks", "It is 20 weeks", 0.5)]
+    assert fit_coverage(hits) == 2 / 3
+    assert fit_coverage(hits[:5]) is None
