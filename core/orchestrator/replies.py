@@ -55,7 +55,7 @@ def uncertainty(
     ]
     if closest is not None:
         passage, source = closest
-        gap = f"it does not mention {_listed(missing)}" if missing else "it may not answer the question"
+        gap = f"it does not mention {_listed(missing[:6])}" if missing else "it may not answer the question"
         lines.append(f"The closest passage, from {source} ({gap}): “{passage}”")
     tried = list(dict.fromkeys(queries))
     if tried:
