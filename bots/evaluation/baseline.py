@@ -6,9 +6,11 @@ question, each cited — no routing, no evaluation, no support gate, always an a
 
 from __future__ import annotations
 
-from core.contracts import Citation, OrchestrationResult, SearchFilters
+from core.contracts import OrchestrationResult, SearchFilters
+from core.orchestrator.extractive import citation
+from core.orchestrator.routes import hits_to_evidence
 from core.ports import Embedder, SearchBackend
-from core.text import snippet, split_sentences, words
+from core.text import split_sentences, words
 
 TOP_HITS = 3
 SENTENCES = 3
@@ -27,10 +29,11 @@ async def plain_hybrid_answer(
     hits = (await backend.search_hybrid(question, vector, SearchFilters(collections=collections), TOP_HITS, 0.0))[
         :TOP_HITS
     ]
+    evidence = hits_to_evidence(hits, 1, question, "hybrid")
     sentences = [
         (index, sentence)
-        for index, hit in enumerate(hits)
-        for sentence in dict.fromkeys(split_sentences(hit.segment.text))
+        for index, item in enumerate(evidence)
+        for sentence in dict.fromkeys(split_sentences(item.text))
         if len(words(sentence)) >= 4
     ]
     text, citations = "", []
@@ -43,22 +46,7 @@ async def plain_hybrid_answer(
             n = numbers.setdefault(index, len(numbers) + 1)
             parts.append(f"{sentence.strip()} [{n}]")
         text = " ".join(parts)
-        for index, n in numbers.items():
-            segment = hits[index].segment
-            citations.append(
-                Citation(
-                    n=n,
-                    doc_id=segment.doc_id,
-                    chunk_id=segment.chunk_id,
-                    title=segment.title,
-                    date=segment.date,
-                    section=segment.section,
-                    page=segment.page,
-                    url=segment.url,
-                    snippet=snippet(segment.text),
-                    relevance=round(max(0.0, min(1.0, hits[index].cosine)), 4),
-                )
-            )
+        citations = [citation(n, evidence[index]) for index, n in numbers.items()]
     return agentic.model_copy(
         update={
             "answer": text,

@@ -117,12 +117,12 @@ class AnswerWriter:
             body += "\n" + "\n".join(" ".join(row) for row in state.table.rows[:5])
         original, revised = state.plan.original_query, state.plan.revised_query
         cosines = await self._embedder.similarity(body, [original, revised])
-        terms_original = content_terms(original)
+        terms_original, terms_revised = content_terms(original), content_terms(revised)
         dates = [e.date for e in state.evidence if e.chunk_id in cited]
         signals = asked_signals(original, body, dates, (state.plan.date_start, state.plan.date_end))
         share_original, share_revised = (
             term_share(terms_original, cited_text, signals),
-            term_share(content_terms(revised), cited_text, signals),
+            term_share(terms_revised, cited_text, signals),
         )
         relevance = [self._calibration.calibrated(c) for c in cosines]
         structured = state.route is not None and state.route.route == "structured"
@@ -141,7 +141,7 @@ class AnswerWriter:
         # it carries more: a resolved pronoun); signals such as "a figure was asked and given" aside.
         words = max(
             len(found) / len(terms_original) if terms_original else 1.0,
-            term_share(content_terms(revised), cited_text),
+            term_share(terms_revised, cited_text),
         )
         update: dict[str, object] = {}
         # A structured answer is exact by construction (rows meeting every filter): no model grades it.

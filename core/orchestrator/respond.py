@@ -121,12 +121,6 @@ def decide(state: GraphState) -> Outcome:
             "no candidates after recovery",
             "Try other words or a wider date range.",
         )
-    # An answer drafted and withheld by the support gate (perhaps before a recovery round found
-    # less): the uncertainty reply quotes its passage and says what the sources lack.
-    gate = reflection if reflection is not None and reflection.unsupported else None
-    closest = _closest(draft) if gate is not None and draft is not None else None
-    missing = gate.coverage.missing if gate is not None else []
-    uncertain = replies.uncertainty(queries, state.candidates, state.rounds, closest=closest, missing=missing)
     if state.evidence_level in ("low", "insufficient") or draft is None or not draft.citations:
         why = f"evidence {state.evidence_level} after {len(state.rounds)} round(s)"
         if draft is not None and not draft.citations:
@@ -137,7 +131,7 @@ def decide(state: GraphState) -> Outcome:
             "uncertainty",
             "success",
             "confidence_too_low_clarify",
-            uncertain,
+            _uncertainty(state, queries),
             why,
             "Name a document, product or date range to narrow the search.",
         )
@@ -148,7 +142,7 @@ def decide(state: GraphState) -> Outcome:
             "uncertainty",
             "success",
             "confidence_too_low_clarify",
-            uncertain,
+            _uncertainty(state, queries),
             "support gate: " + reflection.unsupported,
             "Name a document, product or date range to narrow the search.",
         )
@@ -234,6 +228,16 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         errors=state.errors,
         timings=state.timings,
     )
+
+
+def _uncertainty(state: GraphState, queries: list[str]) -> str:
+    """The uncertainty reply; an answer drafted and withheld by the support gate (perhaps before a
+    recovery round found less) is quoted as the closest passage, with what the sources lack."""
+    reflection, draft = state.reflection, state.draft
+    withheld = reflection if reflection is not None and reflection.unsupported else None
+    closest = _closest(draft) if withheld is not None and draft is not None else None
+    missing = withheld.coverage.missing if withheld is not None else []
+    return replies.uncertainty(queries, state.candidates, state.rounds, closest=closest, missing=missing)
 
 
 def _closest(draft: Draft) -> tuple[str, str] | None:
