@@ -61,9 +61,23 @@ def executor() -> Iterator[CpuExecutor]:
     pool.shutdown()
 
 
+def require_torch() -> None:
+    """Skip (fail under CI=true, where .ci/run installs it) unless the [torch] extra is installed."""
+    import importlib.util
+
+    missing = [name for name in ("torch", "sentence_transformers") if importlib.util.find_spec(name) is None]
+    if missing:
+        problem = f"{' and '.join(missing)} not installed: the PyTorch reference needs pip install -e '.[torch]'"
+        if IN_CI:
+            pytest.fail(problem + " (CI=true: .ci/run installs the [torch] extra)")
+        pytest.skip(problem)
+
+
 @pytest.fixture(scope="session")
 async def real_embedder(executor: CpuExecutor):  # type: ignore[no-untyped-def]
-    """The real default model, loaded offline once per session."""
+    """The PyTorch reference encoder (sentence-transformers), loaded offline once per session;
+    skipped with the reason when the [torch] extra is not installed (CI installs it)."""
+    require_torch()
     from adapters.embedders.sentence_transformers import SentenceTransformerEmbedder
 
     embedder = SentenceTransformerEmbedder(model="all-MiniLM-L6-v2", executor=executor)

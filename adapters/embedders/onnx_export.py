@@ -1,26 +1,26 @@
-"""A one-off export of a local sentence-transformers model to ONNX (and int8), cached beside the data.
+"""A one-off ONNX build of a local sentence-transformers model (and its int8 copy), cached beside the data.
 
-Only `export_model` and `quantize_model` need PyTorch / the ONNX tools, and they import them
-themselves: reading an existing export (`find_export`) imports neither, so the serving path
-never pays for PyTorch once the export exists.
+The graph is written with the `onnx` library from the model's `model.safetensors` weights
+(`onnx_graph`): no PyTorch is imported or installed. Reading an existing export (`find_export`)
+imports neither `onnx` nor the weights, so the serving path pays only for ONNX Runtime.
 
-Why not sentence-transformers' own `backend="onnx"`: it needs `optimum-onnx`, whose releases pin
-transformers < 4.58 while sentence-transformers 6 needs transformers 5, so the two cannot be
-installed together. `torch.onnx.export` of the same weights gives identical embeddings.
+Why not `torch.onnx.export` (what this module did before): it needs PyTorch, whose PyPI build on
+Linux is several GB of CUDA libraries that a CPU bot never uses. Why not a package shipping an ONNX
+file: none here ships this model's fp32 graph with its tokenizer from a known source; building it
+from the same weights keeps one provenance, and the contract suite compares its vectors with
+sentence-transformers' (cosine >= 0.999).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import inspect
 import json
 import logging
 import os
 import re
 import shutil
 import tempfile
-import warnings
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -29,7 +29,7 @@ from adapters.embedders.base import ModelNotAvailableError
 
 log = logging.getLogger(__name__)
 
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
 """Bumped whenever the exported files change, so every cached export is redone."""
 
 FP32_FILE = "model.onnx"
@@ -108,7 +108,7 @@ def _check_layout(source: Path) -> dict[str, object]:
     if unsupported or (modules and kinds[:1] != ["Transformer"]):
         raise UnsupportedModelError(
             f"the ONNX encoder cannot reproduce modules {unsupported or kinds} of {source}; "
-            "set THREADWISE_ENCODER=torch"
+            "set THREADWISE_ENCODER=torch (pip install 'threadwise[torch]')"
         )
     for module in modules:
         if str(module.get("type", "")).endswith("Pooling"):
@@ -126,65 +126,32 @@ def _check_layout(source: Path) -> dict[str, object]:
 
 
 def export_model(source: Path, folder: Path) -> ExportManifest:
-    """Export `source` to fp32 ONNX in `folder` (replacing a stale export); needs PyTorch, takes seconds."""
+    """Build the fp32 ONNX graph of `source` in `folder` (replacing a stale export); takes seconds, no PyTorch."""
+    from adapters.embedders.onnx_graph import BertShape, build_bert_graph
+
     settings = _check_layout(source)
-    log.warning("exporting the embedding model to ONNX once (about 10 s), into %s", folder)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import torch
-    from transformers import AutoConfig, AutoModel
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
-    transformers_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
-    try:
-        config = AutoConfig.from_pretrained(source, local_files_only=True)
-        # Eager attention keeps the padding mask an ordinary tensor in the traced graph.
-        model = AutoModel.from_pretrained(source, local_files_only=True, attn_implementation="eager").eval()
-    except OSError as exc:
-        raise ModelNotAvailableError(f"embedding model {source} is not available offline: {exc}") from exc
-    inputs = ["input_ids", "attention_mask"]
-    if "token_type_ids" in inspect.signature(model.forward).parameters:
-        inputs.append("token_type_ids")
-
-    class TokenEmbeddings(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.model = model
-
-        def forward(self, *tensors: torch.Tensor) -> torch.Tensor:
-            return self.model(**dict(zip(inputs, tensors, strict=True))).last_hidden_state  # type: ignore[no-any-return]
-
-    # One padded row in the example, so the traced graph keeps the attention mask.
-    ids = torch.ones((2, 8), dtype=torch.long)
-    mask = torch.ones_like(ids)
-    mask[1, 5:] = 0
-    example = {"input_ids": ids, "attention_mask": mask, "token_type_ids": torch.zeros_like(ids)}
-    axes = {name: {0: "batch", 1: "sequence"} for name in [*inputs, "token_embeddings"]}
+    config = _read_json(source / "config.json")
+    shape = BertShape.from_config(config, source)
+    weights_file = source / "model.safetensors"
+    if not weights_file.exists():
+        raise UnsupportedModelError(
+            f"{source} has no model.safetensors; the ONNX encoder reads safetensors weights only "
+            "(or set THREADWISE_ENCODER=torch, which needs pip install 'threadwise[torch]')"
+        )
+    log.warning("building the embedding model's ONNX graph once (a few seconds), into %s", folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        with torch.inference_mode(), warnings.catch_warnings():
-            # The tracer's notes on Python-level branches; the graph is checked against PyTorch by the contract suite.
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                TokenEmbeddings(),
-                tuple(example[name] for name in inputs),
-                str(staging / FP32_FILE),
-                input_names=inputs,
-                output_names=["token_embeddings"],
-                dynamic_axes=axes,
-                opset_version=17,
-                dynamo=False,
-            )
+        build_bert_graph(weights_file, shape, staging / FP32_FILE)
         shutil.copyfile(source / TOKENIZER_FILE, staging / TOKENIZER_FILE)
         manifest = ExportManifest(
             format=EXPORT_FORMAT,
             fingerprint=fingerprint(source),
             source=str(source),
-            max_seq_length=int(str(settings.get("max_seq_length") or config.max_position_embeddings)),
-            dimension=int(config.hidden_size),
+            max_seq_length=int(str(settings.get("max_seq_length") or shape.max_positions)),
+            dimension=shape.hidden,
             do_lower_case=bool(settings.get("do_lower_case", False)),
-            inputs=inputs,
+            inputs=["input_ids", "attention_mask", "token_type_ids"],
         )
         (staging / MANIFEST_FILE).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
         staging.chmod(0o755)  # mkdtemp makes it private; the server may run as another user

@@ -102,23 +102,23 @@ async def test_sync_removes_documents_whose_files_are_gone(tmp_path: Path, execu
     assert {s.title for s in backend.segments.values()} == {"a"}
 
 
-async def test_a_30_page_pdf_is_cited_by_page(tmp_path: Path, real_embedder: Any, executor: CpuExecutor) -> None:
+async def test_a_30_page_pdf_is_cited_by_page(tmp_path: Path, onnx_embedder: Any, executor: CpuExecutor) -> None:
     write_pdf(tmp_path / "manual.pdf", pages=30)
     backend = EmbeddedSearchBackend(
         path=tmp_path / "search.sqlite3",
         executor=executor,
-        model_name=real_embedder.model_name,
-        dimension=real_embedder.dimension,
+        model_name=onnx_embedder.model_name,
+        dimension=onnx_embedder.dimension,
     )
-    report = await _ingestor(backend, real_embedder, executor).ingest([tmp_path / "manual.pdf"])
+    report = await _ingestor(backend, onnx_embedder, executor).ingest([tmp_path / "manual.pdf"])
     assert report.ok and report.segments >= 30
-    vector = await real_embedder.embed(["Hazel-17"])
+    vector = await onnx_embedder.embed(["Hazel-17"])
     hits = await backend.search_hybrid("Hazel-17", vector, SearchFilters(), 50)
     assert {h.segment.page for h in hits} <= set(range(1, 31)) and hits[0].segment.page == 17
 
     graph = AnswerGraph(
         backend=backend,
-        embedder=real_embedder,
+        embedder=onnx_embedder,
         calibration=Calibration(model="all-MiniLM-L6-v2"),
         clock=CLOCK,
         quantities=UnitQuantityReader(units=UnitNormalizer()),

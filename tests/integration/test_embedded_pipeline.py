@@ -41,17 +41,17 @@ def _ingestor(backend: Any, embedder: Any, executor: Any, registry: Any) -> Inge
 
 
 async def test_sample_corpus_ingests_once_and_updates_changed_files(
-    tmp_path: Path, database: Database, real_embedder: Any, executor: Any
+    tmp_path: Path, database: Database, onnx_embedder: Any, executor: Any
 ) -> None:
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_CORPUS, corpus)
     backend = EmbeddedSearchBackend(
         path=tmp_path / "search.sqlite3",
         executor=executor,
-        model_name=real_embedder.model_name,
-        dimension=real_embedder.dimension,
+        model_name=onnx_embedder.model_name,
+        dimension=onnx_embedder.dimension,
     )
-    ingestor = _ingestor(backend, real_embedder, executor, SqlDocumentRegistry(database=database))
+    ingestor = _ingestor(backend, onnx_embedder, executor, SqlDocumentRegistry(database=database))
     first = await ingestor.ingest([corpus])
     markdown_and_text = [p for p in corpus.rglob("*") if p.is_file()]
     assert len(first.added) == len(markdown_and_text) and first.ok
@@ -68,7 +68,7 @@ async def test_sample_corpus_ingests_once_and_updates_changed_files(
     handbook.write_text(handbook.read_text().replace("27 days", "28 days"), encoding="utf-8")
     third = await ingestor.ingest([corpus])
     assert third.updated == [str(handbook)] and third.added == []
-    vector = await real_embedder.embed(["annual leave days"])
+    vector = await onnx_embedder.embed(["annual leave days"])
     hits = await backend.search_hybrid("annual leave days", vector, SearchFilters(), 5)
     texts = " ".join(h.segment.text for h in hits)
     assert "28 days" in texts and "27 days" not in texts
@@ -76,22 +76,22 @@ async def test_sample_corpus_ingests_once_and_updates_changed_files(
     await backend.close()
 
 
-async def test_a_reader_sees_another_writers_documents(tmp_path: Path, real_embedder: Any, executor: Any) -> None:
+async def test_a_reader_sees_another_writers_documents(tmp_path: Path, onnx_embedder: Any, executor: Any) -> None:
     path = tmp_path / "search.sqlite3"
     kwargs = {
         "path": path,
         "executor": executor,
-        "model_name": real_embedder.model_name,
-        "dimension": real_embedder.dimension,
+        "model_name": onnx_embedder.model_name,
+        "dimension": onnx_embedder.dimension,
     }
     reader = EmbeddedSearchBackend(**kwargs)
     writer = EmbeddedSearchBackend(**kwargs)
     query = "how often are tyres checked"
-    vector = await real_embedder.embed([query])
+    vector = await onnx_embedder.embed([query])
     assert await reader.search_hybrid(query, vector, SearchFilters(), 5) == []
     (tmp_path / "fleet.md").write_text("# Fleet\n\nDrivers check tyre pressure every week.\n", encoding="utf-8")
     registry = InMemoryRegistry()
-    await _ingestor(writer, real_embedder, executor, registry).ingest([tmp_path / "fleet.md"])
+    await _ingestor(writer, onnx_embedder, executor, registry).ingest([tmp_path / "fleet.md"])
     hits = await reader.search_hybrid(query, vector, SearchFilters(), 5)
     assert [h.segment.title for h in hits] == ["Fleet"]
     await reader.close()
@@ -176,13 +176,13 @@ async def test_an_index_written_before_tokens_were_stored_still_ranks_by_bm25(tm
     await reopened.close()
 
 
-async def test_a_question_asked_again_is_not_encoded_again(real_embedder: Any) -> None:
-    first = await real_embedder.embed(["How long is parental leave?"])
-    again = await real_embedder.embed(["How long is parental leave?"])
-    other = await real_embedder.embed(["How long is annual leave?"])
+async def test_a_question_asked_again_is_not_encoded_again(onnx_embedder: Any) -> None:
+    first = await onnx_embedder.embed(["How long is parental leave?"])
+    again = await onnx_embedder.embed(["How long is parental leave?"])
+    other = await onnx_embedder.embed(["How long is annual leave?"])
     assert again is first and not first.flags.writeable
     assert float(first[0] @ other[0]) < 0.999
-    batch = await real_embedder.embed(["How long is parental leave?", "x"])
+    batch = await onnx_embedder.embed(["How long is parental leave?", "x"])
     assert np.allclose(batch[0], first[0], atol=1e-5)
 
 

