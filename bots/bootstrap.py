@@ -135,6 +135,8 @@ async def build_search_backend(settings: Settings, executor: CpuExecutor, embedd
             client=AsyncElasticsearch(settings.elasticsearch_url, request_timeout=30, retry_on_timeout=True),
             dimension=embedder.dimension,
             rrf_retriever=settings.elasticsearch_rrf_retriever,
+            replicas=settings.elasticsearch_replicas,
+            prefix=settings.elasticsearch_prefix,
         )
         await backend.ensure_indices()
         return backend

@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     search_backend: Literal["embedded", "elasticsearch"] = "embedded"
     elasticsearch_url: str | None = None
     elasticsearch_rrf_retriever: bool = False
+    # Replicas of each new index: 0 keeps a single-node cluster green; production clusters want 1+.
+    elasticsearch_replicas: int = Field(default=1, ge=0)
+    # The index names' prefix, so several bots (or test runs) can share one cluster.
+    elasticsearch_prefix: str = "threadwise"
     embedding_model: str = "all-MiniLM-L6-v2"
     encoder: Literal["onnx", "onnx-int8", "torch"] = "onnx-int8"
     # Where the ONNX export is cached; several data directories (or servers) may share one.

@@ -19,7 +19,10 @@ from tests.environment import MODEL_CACHE
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CORPUS = REPO / "examples" / "corpus"
-POSTGRES_URL = os.environ.get("THREADWISE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+# What `tests/services.sh start` creates; THREADWISE_TEST_POSTGRES_URL points elsewhere.
+POSTGRES_URL = os.environ.get(
+    "THREADWISE_TEST_POSTGRES_URL", "postgresql+asyncpg://threadwise:threadwise@127.0.0.1:5432/threadwise_test"
+)
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -156,20 +159,50 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
         yield db
 
 
-async def elasticsearch_backend(dimension: int) -> Any:
-    """A backend on the live cluster in THREADWISE_ELASTICSEARCH_URL, with private indices; else skip."""
-    import os
-    import uuid
-
+def elasticsearch_url() -> str:
+    """The live test node's URL (`tests/services.sh start` exports it); skips without one, or fails
+    under CI=true, where .ci/run starts the node."""
     url = os.environ.get("THREADWISE_ELASTICSEARCH_URL")
     if not url:
-        pytest.skip("THREADWISE_ELASTICSEARCH_URL is not set: the Elasticsearch contract run needs a live cluster")
+        problem = "THREADWISE_ELASTICSEARCH_URL is not set: this test needs a live node (bash tests/services.sh start)"
+        if IN_CI:
+            pytest.fail(problem + " (CI=true: Elasticsearch tests must run)")
+        pytest.skip(problem)
+    return url
+
+
+async def elasticsearch_backend(dimension: int) -> Any:
+    """A backend on the live cluster in THREADWISE_ELASTICSEARCH_URL, with private indices; else skip."""
+    import uuid
+
+    url = elasticsearch_url()
     from elasticsearch import AsyncElasticsearch
 
     from adapters.search.elasticsearch import ElasticsearchBackend
 
+    # No replicas: the test node is a single node, and stays green.
     backend = ElasticsearchBackend(
-        client=AsyncElasticsearch(url), dimension=dimension, prefix=f"threadwise-test-{uuid.uuid4().hex[:8]}"
+        client=AsyncElasticsearch(url),
+        dimension=dimension,
+        prefix=f"threadwise-test-{uuid.uuid4().hex[:8]}",
+        replicas=0,
     )
     await backend.ensure_indices()
     return backend
+
+
+async def close_backend(backend: Any) -> None:
+    """Close a test's search backend; an Elasticsearch one first deletes the indices it made."""
+    from adapters.search.elasticsearch import ElasticsearchBackend
+
+    if isinstance(backend, ElasticsearchBackend):
+        await drop_test_indices(backend.client, backend.prefix)
+    await backend.close()
+
+
+async def drop_test_indices(client: Any, prefix: str) -> None:
+    """Delete every index named `<prefix>-*`, by name (wildcard deletes may be refused)."""
+    assert prefix.startswith("threadwise-test-"), prefix
+    names = list(await client.indices.get(index=f"{prefix}-*", expand_wildcards="all"))
+    if names:
+        await client.indices.delete(index=",".join(names))

@@ -13,12 +13,17 @@ FOLDER = Path(__file__).resolve().parent / "fixtures" / "elasticsearch"
 PREFIX = "threadwise"
 
 
-def name_of(method: str, path: str, body: Any, status: int = 200) -> str | None:
-    """Which fixture answers this request (None: not one the backend makes)."""
-    if path == "/" and method == "GET":
+def name_of(method: str, path: str, body: Any, status: int = 200, scroll: bool = False) -> str | None:
+    """Which fixture answers this request (None: not one the backend makes); `scroll`: the query
+    string opens a scroll (`?scroll=…`), as a document's delete does to find its entries."""
+    if path.startswith("/_nodes/"):
         return "info"
+    if path == "/_search/scroll":
+        return "clear_scroll" if method == "DELETE" else "scroll"
     if method == "DELETE":
         return "delete_index"
+    if path.endswith("/_refresh"):
+        return "refresh"
     if path.startswith("/_alias/"):
         return "get_alias" if status == 200 else "get_alias_missing"
     if path == "/_reindex":
@@ -27,8 +32,8 @@ def name_of(method: str, path: str, body: Any, status: int = 200) -> str | None:
         return "update_aliases"
     if path.endswith("/_bulk"):
         return "bulk"
-    if path.endswith("/_delete_by_query"):
-        return "delete_by_query"
+    if path.endswith("/_search") and scroll:
+        return "scroll_search"
     if path.endswith("/_search"):
         return "search_knn" if isinstance(body, dict) and "knn" in body else "search_bm25"
     if method == "PUT" and path.count("/") == 1:

@@ -1,8 +1,8 @@
 """Re-records the Elasticsearch response fixtures from a cluster through a recording proxy on loopback.
 
-The backend runs its real calls (create indices, bulk, delete by query, both searches, reindex and
-alias swap) against the cluster under a throw-away index prefix; the proxy keeps the first answer
-of each kind, and the indices are deleted afterwards.
+The backend runs its real calls (create indices, bulk, refresh, a delete by scroll-and-bulk, both
+searches, reindex and alias swap) against the cluster under a throw-away index prefix; the proxy
+keeps the first answer of each kind, and the indices are deleted afterwards.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class RecordingProxy(_Recorder):
     def __init__(self, target: str) -> None:
         super().__init__()
         self.target = target.rstrip("/")
-        self.exchanges: list[tuple[str, str, Any, int, Any]] = []
+        self.exchanges: list[tuple[str, str, Any, int, Any, bool]] = []
         self._session: aiohttp.ClientSession | None = None
 
     async def start(self) -> RecordingProxy:
@@ -66,7 +66,8 @@ class RecordingProxy(_Recorder):
             product = answer.headers.get("X-Elastic-Product")
         text = raw.decode() if raw else ""
         body: Any = json.loads(text) if text and "_bulk" not in request.path else text
-        self.exchanges.append((request.method, request.path, body, status, json.loads(payload or b"null")))
+        answer_body = json.loads(payload or b"null")
+        self.exchanges.append((request.method, request.path, body, status, answer_body, "scroll" in request.query))
         out_headers = {"Content-Type": content_type} | ({"X-Elastic-Product": product} if product else {})
         return web.Response(body=payload, status=status, headers=out_headers)
 
@@ -78,7 +79,9 @@ async def record_fixtures(cluster_url: str, folder: Path = es_fixtures.FOLDER) -
     client = AsyncElasticsearch(proxy.url)
     backend = ElasticsearchBackend(client=client, dimension=4, prefix=prefix)
     try:
-        version = (await client.info())["version"]["number"]
+        # Not `GET /`: the minimal distribution has no such route; the node info API is core.
+        nodes = await client.nodes.info(node_id="_local", metric="_none", filter_path="nodes.*.version")
+        version = next(iter(nodes["nodes"].values()))["version"]
         await backend.ensure_indices()
         for doc_id, (text, embedding) in PASSAGES.items():
             record = DocumentRecord(
@@ -100,6 +103,9 @@ async def record_fixtures(cluster_url: str, folder: Path = es_fixtures.FOLDER) -
                 date=dt.date(2025, 1, 15),
             )
             await backend.upsert_document(record, [segment], np.asarray([embedding], dtype=np.float32))
+        await backend.refresh()
+        await backend.delete_document("d3")
+        await backend.refresh()
         await backend.search_hybrid("parental leave", QUERY_VECTOR, SearchFilters(collections=["default"]), 10)
         await backend.reindex()
     finally:
@@ -114,8 +120,8 @@ async def record_fixtures(cluster_url: str, folder: Path = es_fixtures.FOLDER) -
         "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
     written: list[str] = []
-    for method, path, body, status, answer in proxy.exchanges:
-        name = es_fixtures.name_of(method, path, body, status)
+    for method, path, body, status, answer, scroll in proxy.exchanges:
+        name = es_fixtures.name_of(method, path, body, status, scroll)
         if name is not None and name not in written:
             es_fixtures.save(name, status, answer, label, prefix, folder)
             written.append(name)

@@ -106,6 +106,9 @@ class InMemorySearchBackend:
         self.categories[document.doc_id] = document.category
         self.annotations[document.doc_id] = list(annotations)
 
+    async def refresh(self) -> None:
+        """Writes are visible at once."""
+
     async def delete_document(self, doc_id: str) -> None:
         for chunk_id in [c for c, s in self.segments.items() if s.doc_id == doc_id]:
             del self.segments[chunk_id]

@@ -37,9 +37,15 @@ class SentenceTransformerEmbedder(LocalEmbedder):
 
     def _load(self) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        import torch
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as transformers_logging
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+        except ImportError as exc:
+            raise ModelNotAvailableError(
+                "THREADWISE_ENCODER=torch needs PyTorch: pip install 'threadwise[torch]' "
+                "(or use the default onnx-int8 encoder)"
+            ) from exc
 
         transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         transformers_logging.set_verbosity_error()  # type: ignore[no-untyped-call]

@@ -36,6 +36,9 @@ class CrossEncoderReranker:
 
         try:
             return cls(model=await executor.run(build), executor=executor)
+        except ImportError:
+            log.warning("reranker %r needs PyTorch: pip install 'threadwise[torch]'; answers go on without it", name)
+            return None
         except Exception as exc:  # answers go on without it; RERANK_BYPASSED says so
             log.warning("reranker %r is unavailable and will be skipped: %s", name, exc)
             return None

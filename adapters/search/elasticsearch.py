@@ -3,6 +3,12 @@
 Indices sit behind aliases with versioned physical indices, so `reindex` swaps with no downtime.
 BM25 and kNN run with the same filters and are fused by RRF in the client; Elasticsearch's own
 `rrf` retriever is used only when `rrf_retriever=True` (it needs a licence that includes it).
+
+Only APIs of the server core are needed, so a minimal node (no modules beyond security) works:
+search, scroll, bulk, refresh, aliases, cluster health, and the `dense_vector` kNN. A document is
+deleted by the ids of its entries (no `_delete_by_query`, a module); `reindex` copies with the
+client's scan and bulk helpers when the server has no `_reindex`. Writes are not refreshed one by
+one: ingestion calls `refresh()` once per run.
 """
 
 from __future__ import annotations
@@ -13,9 +19,9 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
-from elasticsearch import AsyncElasticsearch, ConnectionTimeout, NotFoundError, TransportError
+from elasticsearch import ApiError, AsyncElasticsearch, ConnectionTimeout, NotFoundError, TransportError
 from elasticsearch import ConnectionError as ClusterUnreachableError
-from elasticsearch.helpers import async_bulk
+from elasticsearch.helpers import async_bulk, async_scan
 
 from adapters.annotations.matching import aggregate, match_query_labels, select
 from adapters.annotations.units import UnitNormalizer
@@ -66,11 +72,19 @@ class ElasticsearchBackend:
     name = "elasticsearch"
 
     def __init__(
-        self, *, client: AsyncElasticsearch, dimension: int, prefix: str = "threadwise", rrf_retriever: bool = False
+        self,
+        *,
+        client: AsyncElasticsearch,
+        dimension: int,
+        prefix: str = "threadwise",
+        rrf_retriever: bool = False,
+        replicas: int = 1,
     ) -> None:
-        self._client = client
+        self.client = client
         self._dimension = dimension
         self._rrf_retriever = rrf_retriever
+        self._settings = {"number_of_replicas": replicas}
+        self.prefix = prefix
         self._units = UnitNormalizer()
         self.segments = f"{prefix}-segments"
         self.annotations = f"{prefix}-annotations"
@@ -86,23 +100,40 @@ class ElasticsearchBackend:
     async def ensure_indices(self) -> None:
         """Create `<alias>-v1` with explicit mappings for every alias that does not exist yet."""
         for alias, mappings in self._mappings().items():
-            if not await self._client.indices.exists_alias(name=alias):
-                await self._client.indices.create(index=f"{alias}-v1", mappings=mappings, aliases={alias: {}})
+            if not await self.client.indices.exists_alias(name=alias):
+                await self.client.indices.create(
+                    index=f"{alias}-v1", mappings=mappings, settings=self._settings, aliases={alias: {}}
+                )
 
     async def reindex(self) -> dict[str, str]:
         """Copy every alias into a new physical index and swap the alias atomically."""
         swapped = {}
         for alias, mappings in self._mappings().items():
-            current = next(iter(await self._client.indices.get_alias(name=alias)))
+            current = next(iter(await self.client.indices.get_alias(name=alias)))
             version = int(current.rsplit("-v", 1)[1]) + 1
             target = f"{alias}-v{version}"
-            await self._client.indices.create(index=target, mappings=mappings)
-            await self._client.reindex(source={"index": current}, dest={"index": target}, refresh=True)
-            await self._client.indices.update_aliases(
+            await self.client.indices.create(index=target, mappings=mappings, settings=self._settings)
+            try:
+                await self.client.reindex(source={"index": current}, dest={"index": target}, refresh=True)
+            except ApiError as exc:
+                if not _route_missing(exc):
+                    raise
+                await self._copy(current, target)
+            await self.client.indices.update_aliases(
                 actions=[{"remove": {"index": current, "alias": alias}}, {"add": {"index": target, "alias": alias}}]
             )
             swapped[alias] = target
         return swapped
+
+    async def _copy(self, source: str, target: str) -> None:
+        """Copy every entry of `source` into `target` with the client's scan and bulk helpers (its
+        `async_reindex` asks for data streams first, a module API a minimal node lacks)."""
+        actions = (
+            {"_index": target, "_id": hit["_id"], "_source": hit["_source"]}
+            async for hit in async_scan(self.client, index=source, query={"query": {"match_all": {}}}, size=500)
+        )
+        await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
+        await self.client.indices.refresh(index=target)
 
     async def upsert_document(
         self,
@@ -111,7 +142,8 @@ class ElasticsearchBackend:
         embeddings: Embeddings,
         annotations: Sequence[Annotation] = (),
     ) -> None:
-        """Replace a document: delete its old entries, then bulk-index (retrying 429s with back-off)."""
+        """Replace a document: delete its old entries, then bulk-index (retrying 429s with back-off);
+        searches see it after `refresh()`."""
         await self.delete_document(document.doc_id)
         matrix = as_matrix(embeddings) if segments else np.zeros((0, self._dimension), np.float32)
         actions: list[dict[str, Any]] = [
@@ -146,19 +178,27 @@ class ElasticsearchBackend:
             }
             for a in annotations
         ]
-        await async_bulk(self._client, actions, refresh="wait_for", max_retries=5, initial_backoff=1)
+        await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
 
     async def delete_document(self, doc_id: str) -> None:
-        """Remove a document's segments, summaries and annotations."""
+        """Remove a document's segments, summaries and annotations, by the ids of what was refreshed."""
+        actions: list[dict[str, Any]] = []
         for index in (self.segments, self.annotations):
-            await self._client.delete_by_query(
-                index=index, query={"term": {"doc_id": doc_id}}, refresh=True, conflicts="proceed"
-            )
+            query = {"query": {"term": {"doc_id": doc_id}}, "_source": False}
+            async for hit in async_scan(self.client, index=index, query=query, size=1000):
+                actions.append({"_op_type": "delete", "_index": hit["_index"], "_id": hit["_id"]})
+        if actions:
+            await async_bulk(self.client, actions, max_retries=5, initial_backoff=1, ignore_status=404)
+
+    @_reachable
+    async def refresh(self) -> None:
+        """Make every write so far visible to searches (one refresh of the three indices)."""
+        await self.client.indices.refresh(index=[self.segments, self.annotations, self.labels])
 
     @_reachable
     async def known_labels(self) -> list[str]:
         """Labels that have an embedding."""
-        found = await self._client.search(index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label"])
+        found = await self.client.search(index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label"])
         return sorted(hit["_source"]["label"] for hit in found["hits"]["hits"])
 
     async def upsert_labels(self, labels: Sequence[str], embeddings: Embeddings) -> None:
@@ -172,7 +212,7 @@ class ElasticsearchBackend:
             }
             for i, label in enumerate(labels)
         ]
-        await async_bulk(self._client, actions, refresh="wait_for", max_retries=5, initial_backoff=1)
+        await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
 
     @_reachable
     async def search_text(
@@ -180,7 +220,7 @@ class ElasticsearchBackend:
     ) -> list[SearchHit]:
         """BM25 over title, section and text."""
         vector = as_matrix(query_vector).reshape(-1)
-        found = await self._client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
+        found = await self.client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
         return self._hits([_ids(found)], _sources(found), vector, limit, bm25=found)
 
     @_reachable
@@ -189,7 +229,7 @@ class ElasticsearchBackend:
     ) -> list[SearchHit]:
         """kNN over segment or summary embeddings."""
         vector = as_matrix(query_vector).reshape(-1)
-        found = await self._client.search(
+        found = await self.client.search(
             index=self.segments, body=bodies.knn_body(vector.tolist(), filters, limit, scope)
         )
         return self._hits([[], _ids(found)], _sources(found), vector, limit)
@@ -206,12 +246,12 @@ class ElasticsearchBackend:
         """BM25 and kNN with the same filters, fused by RRF (k = 60) in the client."""
         vector = as_matrix(query_vector).reshape(-1)
         if self._rrf_retriever:
-            found = await self._client.search(
+            found = await self.client.search(
                 index=self.segments, body=bodies.rrf_retriever_body(query, vector.tolist(), filters, limit)
             )
             return self._hits([_ids(found)], _sources(found), vector, limit)
-        text = await self._client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
-        dense = await self._client.search(index=self.segments, body=bodies.knn_body(vector.tolist(), filters, limit))
+        text = await self.client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
+        dense = await self.client.search(index=self.segments, body=bodies.knn_body(vector.tolist(), filters, limit))
         sources = {**_sources(text), **_sources(dense)}
         return self._hits([_ids(text), _ids(dense)], sources, vector, limit, bm25=text, boost=recency_boost)
 
@@ -249,11 +289,9 @@ class ElasticsearchBackend:
     async def _annotations(
         self, query: AnnotationQuery, filters: SearchFilters, label_vectors: Embeddings | None
     ) -> list[Annotation]:
-        found = await self._client.search(
-            index=self.annotations, body=bodies.annotations_body(filters, MAX_ANNOTATIONS)
-        )
+        found = await self.client.search(index=self.annotations, body=bodies.annotations_body(filters, MAX_ANNOTATIONS))
         candidates = [Annotation.model_validate(hit["_source"]["body"]) for hit in found["hits"]["hits"]]
-        labels_found = await self._client.search(
+        labels_found = await self.client.search(
             index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label", "embedding"]
         )
         known = [hit["_source"]["label"] for hit in labels_found["hits"]["hits"]]
@@ -290,9 +328,9 @@ class ElasticsearchBackend:
     @_reachable
     async def stats(self, filters: SearchFilters) -> CollectionStats:
         """Documents per category and annotated documents."""
-        found = await self._client.search(index=self.segments, body=bodies.stats_body(filters))
+        found = await self.client.search(index=self.segments, body=bodies.stats_body(filters))
         buckets = found["aggregations"]["categories"]["buckets"]
-        annotated = await self._client.search(index=self.annotations, body=bodies.annotated_documents_body(filters))
+        annotated = await self.client.search(index=self.annotations, body=bodies.annotated_documents_body(filters))
         # A max over no dated document is null; with a `format`, Elasticsearch adds `value_as_string`.
         newest = found["aggregations"].get("newest") or {}
         return CollectionStats(
@@ -305,9 +343,9 @@ class ElasticsearchBackend:
     async def health(self) -> ToolHealth:
         """Cluster status and counts."""
         try:
-            cluster = await self._client.cluster.health()
+            cluster = await self.client.cluster.health()
             stats = await self.stats(SearchFilters())
-            count = await self._client.count(index=self.segments, query={"term": {"kind": "segment"}})
+            count = await self.client.count(index=self.segments, query={"term": {"kind": "segment"}})
         except (NotFoundError, TransportError, ConnectionError) as exc:  # a cluster that is down is unhealthy
             return ToolHealth(backend=self.name, ok=False, detail=str(exc))
         return ToolHealth(
@@ -320,7 +358,14 @@ class ElasticsearchBackend:
 
     async def close(self) -> None:
         """Close the client's connections."""
-        await self._client.close()
+        await self.client.close()
+
+
+def _route_missing(exc: ApiError) -> bool:
+    """The node has no such API (its module is not installed): "no handler found for uri" (400), or
+    the path read as an index name, "Incorrect HTTP method for uri" (405)."""
+    text = str(exc)
+    return exc.meta.status in (400, 405) and ("no handler found" in text or "Incorrect HTTP method" in text)
 
 
 def _ids(found: Any) -> list[str]:

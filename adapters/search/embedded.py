@@ -159,6 +159,9 @@ class EmbeddedSearchBackend:
 
         await self._executor.run(self._transaction, work)
 
+    async def refresh(self) -> None:
+        """Nothing to do: a committed write is visible to the next search (BM25 is rebuilt lazily)."""
+
     async def known_labels(self) -> list[str]:
         """Annotation labels that already have an embedding."""
         return await self._read(self._annotations.known_labels)

@@ -130,6 +130,7 @@ class Ingestor:
         await self._flush(pending, report, progress)
         if sync:
             await self._remove_missing(paths, {str(p) for p, _ in files}, collection, report, progress)
+        await self._backend.refresh()
         return report
 
     async def ingest_documents(
@@ -166,6 +167,7 @@ class Ingestor:
             if sum(len(p.segments) for p in pending) >= self._batch:
                 await self._flush(pending, report, progress)
         await self._flush(pending, report, progress)
+        await self._backend.refresh()
         return report
 
     async def _remove_missing(
@@ -239,7 +241,6 @@ class Ingestor:
             item.record.segment_count = sum(1 for s in item.segments if s.kind == "segment")
             item.record.ingested_at = self._clock.now()
             try:
-                await self._backend.delete_document(item.record.doc_id)
                 await self._backend.upsert_document(
                     item.record, item.segments, _Rows(rows[offset : offset + count]), item.annotations
                 )

@@ -15,7 +15,7 @@ import pytest
 
 from core.contracts import SearchFilters
 from core.knowledge import DocumentRecord, Segment
-from tests.conftest import elasticsearch_backend
+from tests.conftest import close_backend, elasticsearch_backend
 from tests.fakes import HashingEmbedder, InMemorySearchBackend
 
 DOCS = {
@@ -48,19 +48,19 @@ DOCS = {
 
 @pytest.fixture(params=["in-memory", "embedded", pytest.param("elasticsearch", marks=pytest.mark.elasticsearch)])
 async def indexed(
-    request: pytest.FixtureRequest, tmp_path: Path, real_embedder: Any, executor: Any
+    request: pytest.FixtureRequest, tmp_path: Path, onnx_embedder: Any, executor: Any
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A backend holding DOCS, with the embedder that indexed them."""
     if request.param == "in-memory":
         backend: Any = InMemorySearchBackend()
         embedder: Any = HashingEmbedder()
     elif request.param == "elasticsearch":
-        embedder = real_embedder
-        backend = await elasticsearch_backend(real_embedder.dimension)
+        embedder = onnx_embedder
+        backend = await elasticsearch_backend(onnx_embedder.dimension)
     else:
         from adapters.search.embedded import EmbeddedSearchBackend
 
-        embedder = request.getfixturevalue("real_embedder")
+        embedder = request.getfixturevalue("onnx_embedder")
         backend = EmbeddedSearchBackend(
             path=tmp_path / "search.sqlite3",
             executor=request.getfixturevalue("executor"),
@@ -70,7 +70,7 @@ async def indexed(
     for doc_id, (collection, date, title, text) in DOCS.items():
         await index(backend, embedder, doc_id, collection, date, title, text)
     yield backend, embedder
-    await backend.close()
+    await close_backend(backend)
 
 
 async def index(backend: Any, embedder: Any, doc_id: str, collection: str, date: Any, title: str, text: str) -> None:
@@ -94,6 +94,7 @@ async def index(backend: Any, embedder: Any, doc_id: str, collection: str, date:
         date=date,
     )
     await backend.upsert_document(record, [segment], await embedder.embed([segment.embedding_text()]))
+    await backend.refresh()
 
 
 async def _search(backend: Any, embedder: Any, mode: str, query: str, filters: SearchFilters) -> list[Any]:
@@ -154,6 +155,7 @@ async def test_upsert_replaces_and_delete_removes(indexed: tuple[Any, Any]) -> N
     leave = [h for h in hits if h.segment.doc_id == "leave"]
     assert len(leave) == 1 and "26 weeks" in leave[0].segment.text
     await backend.delete_document("leave")
+    await backend.refresh()
     hits = await _search(backend, embedder, "hybrid", "parental leave weeks", SearchFilters())
     assert all(h.segment.doc_id != "leave" for h in hits)
     health = await backend.health()

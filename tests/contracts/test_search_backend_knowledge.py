@@ -23,7 +23,7 @@ from core.contracts import SearchFilters
 from core.ingest.pipeline import Ingestor
 from core.knowledge import AnnotationQuery, NumericFilter
 from core.orchestrator.intake import run_intake
-from tests.conftest import SAMPLE_CORPUS, elasticsearch_backend
+from tests.conftest import SAMPLE_CORPUS, close_backend, elasticsearch_backend
 from tests.documents import write_delimited
 from tests.fakes import InMemoryRegistry, InMemorySearchBackend
 
@@ -51,7 +51,7 @@ def receipts() -> list[list[str]]:
 async def knowledge(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
-    real_embedder: Any,
+    onnx_embedder: Any,
     executor: CpuExecutor,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A backend fed the spec sheets, a receipts CSV and two dated notes, with its embedder."""
@@ -68,20 +68,20 @@ async def knowledge(
     if request.param == "in-memory":
         backend: Any = InMemorySearchBackend()
     elif request.param == "elasticsearch":
-        backend = await elasticsearch_backend(real_embedder.dimension)
+        backend = await elasticsearch_backend(onnx_embedder.dimension)
     else:
         from adapters.search.embedded import EmbeddedSearchBackend
 
         backend = EmbeddedSearchBackend(
             path=folder / "search.sqlite3",
             executor=executor,
-            model_name=real_embedder.model_name,
-            dimension=real_embedder.dimension,
+            model_name=onnx_embedder.model_name,
+            dimension=onnx_embedder.dimension,
         )
     ingestor = Ingestor(
         loaders=all_loaders(),
         annotator=Annotator(units=UnitNormalizer()),
-        embedder=real_embedder,
+        embedder=onnx_embedder,
         backend=backend,
         registry=InMemoryRegistry(),
         executor=executor,
@@ -90,8 +90,8 @@ async def knowledge(
     for name in ("products", "finance", "notes"):
         report = await ingestor.ingest([folder / name], collection=name)
         assert report.ok and report.added
-    yield backend, real_embedder
-    await backend.close()
+    yield backend, onnx_embedder
+    await close_backend(backend)
 
 
 async def _search(

@@ -70,7 +70,7 @@ class FakeElasticsearch:
             settings = next(iter(entry["aliases"].values()))
             reply = {f"{alias}-v1": {"aliases": {alias: settings}}}
             return web.json_response(reply, status=status, headers=HEADERS)
-        name = es_fixtures.name_of(request.method, path, body)
+        name = es_fixtures.name_of(request.method, path, body, scroll="scroll" in request.query)
         if name is None:
             return web.json_response({"error": f"unexpected {request.method} {path}"}, status=400, headers=HEADERS)
         status, reply = es_fixtures.load(name)
@@ -110,7 +110,9 @@ async def test_indices_are_created_behind_aliases_with_explicit_mappings(
     assert sum(1 for method, _, _ in server.requests if method == "PUT") == 3
 
 
-async def test_upsert_deletes_then_bulk_indexes(cluster: tuple[FakeElasticsearch, ElasticsearchBackend]) -> None:
+async def test_upsert_deletes_by_id_then_bulk_indexes_without_waiting_for_a_refresh(
+    cluster: tuple[FakeElasticsearch, ElasticsearchBackend],
+) -> None:
     server, backend = cluster
     record = DocumentRecord(
         doc_id="d1",
@@ -124,9 +126,17 @@ async def test_upsert_deletes_then_bulk_indexes(cluster: tuple[FakeElasticsearch
         chunk_id="d1:0", doc_id="d1", collection="default", position=0, text="Annual leave.", title="Handbook"
     )
     await backend.upsert_document(record, [segment], VECTOR)
-    paths = [path for _, path, _ in server.requests]
-    assert paths[:2] == ["/threadwise-segments/_delete_by_query", "/threadwise-annotations/_delete_by_query"]
-    assert server.requests[0][2] == {"query": {"term": {"doc_id": "d1"}}}
+    paths = [path for _, path, _ in server.requests if path != "/_search/scroll"]
+    # The old entries are found by a scroll over the doc_id (no _delete_by_query: a module) and
+    # deleted by id; the recorded answer has none, so only the new entries are bulk-indexed.
+    assert paths[:2] == ["/threadwise-segments/_search", "/threadwise-annotations/_search"]
+    assert server.requests[0][2] == {
+        "query": {"term": {"doc_id": "d1"}},
+        "_source": False,
+        "size": 1000,
+        "sort": "_doc",
+    }
+    assert not any(path.endswith(("/_delete_by_query", "/_refresh")) for path in paths)
     bulk = next(body for _, path, body in server.requests if path.endswith("/_bulk"))
     action, source = [json.loads(line) for line in bulk.splitlines()][:2]
     assert action == {"index": {"_index": "threadwise-segments", "_id": "d1:0"}}
@@ -171,6 +181,10 @@ async def test_reindex_copies_into_the_next_version_and_swaps_the_alias(
     assert swapped["threadwise-segments"] == "threadwise-segments-v2"
     reindex = next(body for _, path, body in server.requests if path == "/_reindex")
     assert reindex == {"source": {"index": "threadwise-segments-v1"}, "dest": {"index": "threadwise-segments-v2"}}
+    # The recorded node has no _reindex (405): the copy falls back to a scroll of the old version.
+    assert es_fixtures.load("reindex")[0] == 405
+    paths = [path for _, path, _ in server.requests]
+    assert "/threadwise-segments-v1/_search" in paths and "/threadwise-segments-v2/_refresh" in paths
     aliases = next(body for _, path, body in server.requests if path == "/_aliases")
     assert aliases == {
         "actions": [
