@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from bots.settings import Settings, SettingsError, load_settings
 
@@ -31,19 +32,20 @@ def load_or_exit() -> Settings:
     try:
         return load_settings()
     except SettingsError as exc:
-        err.print(f"[red]{exc}[/red]")
+        err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from None
 
 
 def run(coro_factory: Callable[[], Awaitable[T]]) -> T:
     """Run one async command; expected failures become a message and exit status 2."""
+    from adapters.embedders.base import ModelNotAvailableError
     from storage.database import NotMigratedError
 
     try:
         return asyncio.run(coro_factory())  # type: ignore[arg-type]
     except SettingsError as exc:  # found while building (an LLM setting): the message names it
-        err.print(f"[red]{exc}[/red]")
+        err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from None
-    except (NotMigratedError, NotImplementedError, FileNotFoundError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+    except (NotMigratedError, NotImplementedError, FileNotFoundError, ValueError, ModelNotAvailableError) as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None

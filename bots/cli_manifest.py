@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from bots.cli_common import app, err
 from bots.cli_common import load_or_exit as _settings
@@ -36,7 +37,7 @@ def manifest_teams(
     try:
         path = build_package(app_id=bot_id, domain=domain or settings.public_url, out=out)
     except ManifestError as exc:
-        err.print(f"[red]{exc}[/red]")
+        err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from None
     err.print(f"Teams app package written to {path}")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from bots.cli_common import app, channels_app, err, eval_app, index_app, out
 from bots.cli_common import load_or_exit as _settings
@@ -39,7 +40,7 @@ def eval_behavior(
     try:
         spec = load_behavior(file)
     except (yaml.YAMLError, ValidationError) as exc:
-        err.print(f"[red]error:[/red] {file} is not a valid behaviour set: {exc}", highlight=False)
+        err.print(f"[red]error:[/red] {file} is not a valid behaviour set: {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
     folder = out or default_out()
     settings = _settings().model_copy(
