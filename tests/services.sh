@@ -81,9 +81,23 @@ es_home() {
     echo "$home"
 }
 
+running_elasticsearch() {  # prints the URL of the node this script started, if it still answers
+    local current="$STATE/elasticsearch.current" run
+    [ -f "$current" ] || return 1
+    run="$(cat "$current")"
+    [ -f "$run/pid" ] && [ -f "$run/url" ] && kill -0 "$(cat "$run/pid")" 2> /dev/null || return 1
+    curl -fsS "$(cat "$run/url")/_cluster/health" > /dev/null 2>&1 || return 1
+    cat "$run/url"
+}
+
 start_elasticsearch() {
     command -v java > /dev/null || die "Elasticsearch needs Java 17 or newer on PATH"
     local home port run url java_home
+    if url="$(running_elasticsearch)"; then
+        echo "export THREADWISE_ELASTICSEARCH_URL=$url"
+        say "Elasticsearch already running at $url"
+        return 0
+    fi
     home="$(es_home)"
     # The minimal distribution has no bundled JDK: the machine's Java runs it.
     java_home="${ES_JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
@@ -109,6 +123,7 @@ start_elasticsearch() {
         || die "Elasticsearch did not start; its log is in $run/logs"
     echo "$run" > "$STATE/elasticsearch.current"
     url="http://127.0.0.1:$port"
+    echo "$url" > "$run/url"
     for _ in $(seq 1 240); do
         if curl -fsS "$url/_cluster/health?wait_for_status=yellow&timeout=1s" > /dev/null 2>&1; then
             echo "export THREADWISE_ELASTICSEARCH_URL=$url"
