@@ -134,7 +134,7 @@ class InMemorySearchBackend:
 
     def _matching(
         self, query: AnnotationQuery, filters: SearchFilters, label_vectors: Embeddings | None
-    ) -> list[Annotation]:
+    ) -> tuple[list[Annotation], dict[str, set[str]]]:
         known = sorted(self.labels)
         matrix = np.stack([self.labels[k] for k in known]) if known else None
         vectors = np.asarray(label_vectors.tolist(), dtype=np.float32) if label_vectors is not None else None
@@ -148,14 +148,15 @@ class InMemorySearchBackend:
             and (filters.date_start is None or (a.date is not None and a.date >= filters.date_start))
             and (filters.date_end is None or (a.date is not None and a.date <= filters.date_end))
         ]
-        return select(candidates, query, labels, self.units)
+        return select(candidates, query, labels, self.units), labels
 
     async def annotations_search(
         self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
     ) -> AnnotationMatches:
-        matches = self._matching(query, filters, label_vectors)
+        matches, labels = self._matching(query, filters, label_vectors)
         ordered = sorted(matches, key=lambda a: a.date.toordinal() if a.date else 0, reverse=True)
-        return AnnotationMatches(annotations=ordered[:limit], total=len(matches))
+        matched = sorted(set().union(*labels.values()))
+        return AnnotationMatches(annotations=ordered[:limit], total=len(matches), matched_labels=matched)
 
     async def annotations_aggregate(
         self,
@@ -166,7 +167,7 @@ class InMemorySearchBackend:
         group_by: str | None,
         label_vectors: Embeddings | None,
     ) -> list[AggregateRow]:
-        return aggregate(self._matching(query, filters, label_vectors), function, field, group_by)
+        return aggregate(self._matching(query, filters, label_vectors)[0], function, field, group_by)
 
     async def stats(self, filters: SearchFilters) -> CollectionStats:
         docs = {s.doc_id for s in self.segments.values() if self._passes(s, filters)}

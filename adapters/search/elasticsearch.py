@@ -288,7 +288,8 @@ class ElasticsearchBackend:
 
     async def _annotations(
         self, query: AnnotationQuery, filters: SearchFilters, label_vectors: Embeddings | None
-    ) -> list[Annotation]:
+    ) -> tuple[list[Annotation], dict[str, set[str]]]:
+        """The matching annotations, and for each label the query names, the stored labels it matched."""
         found = await self.client.search(index=self.annotations, body=bodies.annotations_body(filters, MAX_ANNOTATIONS))
         candidates = [Annotation.model_validate(hit["_source"]["body"]) for hit in found["hits"]["hits"]]
         labels_found = await self.client.search(
@@ -301,16 +302,20 @@ class ElasticsearchBackend:
             else None
         )
         vectors = as_matrix(label_vectors) if label_vectors is not None and len(label_vectors) else None
-        return select(candidates, query, match_query_labels(query, known, matrix, vectors), self._units)
+        labels = match_query_labels(query, known, matrix, vectors)
+        return select(candidates, query, labels, self._units), labels
 
     @_reachable
     async def annotations_search(
         self, query: AnnotationQuery, filters: SearchFilters, limit: int, label_vectors: Embeddings | None
     ) -> AnnotationMatches:
         """Matching facts and rows; the total is exact."""
-        matches = await self._annotations(query, filters, label_vectors)
+        matches, labels = await self._annotations(query, filters, label_vectors)
         ordered = sorted(matches, key=lambda a: a.date.toordinal() if a.date else 0, reverse=True)
-        return AnnotationMatches(annotations=ordered[:limit], total=len(matches))
+        # The planner weighs how much of the question the matched labels cover (as on embedded).
+        return AnnotationMatches(
+            annotations=ordered[:limit], total=len(matches), matched_labels=sorted(set().union(*labels.values()))
+        )
 
     @_reachable
     async def annotations_aggregate(
@@ -323,7 +328,8 @@ class ElasticsearchBackend:
         label_vectors: Embeddings | None,
     ) -> list[AggregateRow]:
         """An exact aggregate over every matching annotation."""
-        return aggregate(await self._annotations(query, filters, label_vectors), function, field, group_by)
+        matches, _ = await self._annotations(query, filters, label_vectors)
+        return aggregate(matches, function, field, group_by)
 
     @_reachable
     async def stats(self, filters: SearchFilters) -> CollectionStats:

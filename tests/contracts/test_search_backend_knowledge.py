@@ -126,6 +126,8 @@ async def test_labels_match_by_embedding_and_rows_filter_by_property(knowledge: 
     rows = receipts()[1:]
     qty = await _search(knowledge, AnnotationQuery(labels=["qty"]), SearchFilters(collections=["finance"]))
     assert qty.total == len(rows)
+    # The stored label the query's "qty" matched: the planner weighs how much of a question it covers.
+    assert "quantity" in qty.matched_labels
     tires = await _search(knowledge, AnnotationQuery(contains={"item_desc": "tire"}))
     assert tires.total == sum("tire" in r[2].lower() for r in rows)
     assert all("tire" in a.properties["item_desc"].lower() for a in tires.annotations)
