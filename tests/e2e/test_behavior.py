@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, drop_test_indices, elasticsearch_url
 from tests.environment import product_env
 
 pytestmark = pytest.mark.e2e
 BEHAVIOR = REPO / "examples" / "behavior"
 
 
-def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = product_env()
+def run(args: list[str], tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    env = product_env(**settings)
     return subprocess.run(
         ["threadwise", "eval", "behavior", *args],
         env=env,
@@ -68,6 +68,29 @@ def test_the_committed_behaviour_set_passes(tmp_path: Path) -> None:
     _never_worse_than_plain_hybrid(summary)
     result = json.loads((tmp_path / "out" / "tire-receipts.json").read_text())
     assert result["table"]["total"] == 101 and result["retrieval_report"][0]["tool"] == "annotations_search"
+
+
+@pytest.mark.elasticsearch
+async def test_the_committed_behaviour_set_passes_on_elasticsearch_as_on_embedded(tmp_path: Path) -> None:
+    """Parity of the backends (issue 25): every case of the sample set, on the real node."""
+    from elasticsearch import AsyncElasticsearch
+
+    url, prefix = elasticsearch_url(), f"threadwise-test-{tmp_path.name[-12:].lower().replace('_', '-')}"
+    settings = {
+        "THREADWISE_SEARCH_BACKEND": "elasticsearch",
+        "THREADWISE_ELASTICSEARCH_URL": url,
+        "THREADWISE_ELASTICSEARCH_PREFIX": prefix,
+        "THREADWISE_ELASTICSEARCH_REPLICAS": "0",
+    }
+    try:
+        done = run([str(BEHAVIOR / "cases.yaml"), "--out", str(tmp_path / "out")], tmp_path, **settings)
+    finally:
+        client = AsyncElasticsearch(url)
+        await drop_test_indices(client, prefix)
+        await client.close()
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert len(summary) >= 61 and all(case["passed"] for case in summary)
 
 
 def test_a_failing_case_fails_the_run(tmp_path: Path) -> None:
