@@ -116,11 +116,13 @@ def _check_layout(source: Path) -> dict[str, object]:
             modes = [k for k, v in pooling.items() if k.startswith("pooling_mode_") and v]
             if modes != ["pooling_mode_mean_tokens"]:
                 raise UnsupportedModelError(
-                    f"the ONNX encoder does mean pooling only, {source} uses {modes}; set THREADWISE_ENCODER=torch"
+                    f"the ONNX encoder does mean pooling only, {source} uses {modes}; "
+                    "set THREADWISE_ENCODER=torch (pip install 'threadwise[torch]')"
                 )
     if not (source / TOKENIZER_FILE).exists():
         raise UnsupportedModelError(
-            f"{source} has no {TOKENIZER_FILE} (a fast tokenizer); set THREADWISE_ENCODER=torch"
+            f"{source} has no {TOKENIZER_FILE} (a fast tokenizer); "
+            "set THREADWISE_ENCODER=torch (pip install 'threadwise[torch]')"
         )
     return _read_json(source / "sentence_bert_config.json")
 

@@ -130,7 +130,7 @@ class Ingestor:
         await self._flush(pending, report, progress)
         if sync:
             await self._remove_missing(paths, {str(p) for p, _ in files}, collection, report, progress)
-        await self._backend.refresh()
+        await self._refresh(report)
         return report
 
     async def ingest_documents(
@@ -167,8 +167,16 @@ class Ingestor:
             if sum(len(p.segments) for p in pending) >= self._batch:
                 await self._flush(pending, report, progress)
         await self._flush(pending, report, progress)
-        await self._backend.refresh()
+        await self._refresh(report)
         return report
+
+    async def _refresh(self, report: IngestReport) -> None:
+        """Make the run's writes searchable; a backend that fails here is reported, not raised, so the
+        run's report (what was written) still reaches the person."""
+        try:
+            await self._backend.refresh()
+        except Exception as exc:
+            report.failed.append(("(search index)", f"written but not yet searchable: {type(exc).__name__}: {exc}"))
 
     async def _remove_missing(
         self,

@@ -219,3 +219,17 @@ async def test_a_new_process_loads_the_saved_bm25_index_instead_of_rebuilding(tm
     reader = _fake_backend(path, executor)
     assert await _bm25(reader, "tyres") == ["fleet"]
     await reader.close()
+
+
+async def test_a_backend_that_cannot_refresh_is_reported_not_raised(tmp_path: Path, executor: Any) -> None:
+    """What was written is still reported, and the refresh failure is one line of the report."""
+    from tests.fakes import InMemorySearchBackend
+
+    class Unrefreshable(InMemorySearchBackend):
+        async def refresh(self) -> None:
+            raise ConnectionError("cluster went away")
+
+    (tmp_path / "note.md").write_text("# Canteen\n\nThe canteen opens at 12:00.\n", encoding="utf-8")
+    report = await _ingestor(Unrefreshable(), HashingEmbedder(), executor, InMemoryRegistry()).ingest([tmp_path])
+    assert report.added == [str(tmp_path / "note.md")]
+    assert report.failed == [("(search index)", "written but not yet searchable: ConnectionError: cluster went away")]
