@@ -26,6 +26,13 @@ POSTGRES_URL = os.environ.get(
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+def skip_unless_ci(problem: str, ci_reason: str) -> None:
+    """Skip a test that needs something this machine lacks; under CI=true, which provides it, fail."""
+    if IN_CI:
+        pytest.fail(f"{problem} ({ci_reason})")
+    pytest.skip(problem)
+
+
 def _postgres_problem() -> str | None:
     """None when the test PostgreSQL answers, else why not."""
     import asyncpg
@@ -50,9 +57,7 @@ def postgres_url() -> str:
     """The test PostgreSQL URL; skips (or fails under CI=true) when the server does not answer."""
     problem = _postgres_problem()
     if problem:
-        if IN_CI:
-            pytest.fail(problem + " (CI=true: PostgreSQL tests must run)")
-        pytest.skip(problem)
+        skip_unless_ci(problem, "CI=true: PostgreSQL tests must run")
     return POSTGRES_URL
 
 
@@ -71,9 +76,7 @@ def require_torch() -> None:
     missing = [name for name in ("torch", "sentence_transformers") if importlib.util.find_spec(name) is None]
     if missing:
         problem = f"{' and '.join(missing)} not installed: the PyTorch reference needs pip install -e '.[torch]'"
-        if IN_CI:
-            pytest.fail(problem + " (CI=true: .ci/run installs the [torch] extra)")
-        pytest.skip(problem)
+        skip_unless_ci(problem, "CI=true: .ci/run installs the [torch] extra")
 
 
 @pytest.fixture(scope="session")
@@ -165,9 +168,7 @@ def elasticsearch_url() -> str:
     url = os.environ.get("THREADWISE_ELASTICSEARCH_URL")
     if not url:
         problem = "THREADWISE_ELASTICSEARCH_URL is not set: this test needs a live node (bash tests/services.sh start)"
-        if IN_CI:
-            pytest.fail(problem + " (CI=true: Elasticsearch tests must run)")
-        pytest.skip(problem)
+        skip_unless_ci(problem, "CI=true: Elasticsearch tests must run")
     return url
 
 

@@ -45,6 +45,7 @@ start_postgres() {
     if [ "$status" != "online" ]; then
         say "starting PostgreSQL $version/$name on port $port"
         pg_ctlcluster "$version" "$name" start || die "pg_ctlcluster $version $name start failed (see /var/log/postgresql/)"
+        touch "$STATE/postgres.started"  # so `stop` stops only a cluster this script started
     fi
     for _ in $(seq 1 60); do
         pg_isready -q -h 127.0.0.1 -p "$port" && break
@@ -73,7 +74,7 @@ es_home() {
         staging="$(mktemp -d "$CACHE/.elasticsearch-XXXXXX")"
         python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$zip" "$staging"
         chmod -R a+rX "$staging"
-        chmod a+x "$staging/elasticsearch-$ES_VERSION/bin/"* "$staging/elasticsearch-$ES_VERSION/jdk/bin/"* 2> /dev/null || true
+        chmod a+x "$staging/elasticsearch-$ES_VERSION/bin/"*  # zipfile does not keep the execute bits
         rm -rf "$home"
         mv "$staging/elasticsearch-$ES_VERSION" "$home"
         rm -rf "$staging"
@@ -152,10 +153,12 @@ stop_elasticsearch() {
     say "Elasticsearch stopped"
 }
 
-stop_postgres() {
+stop_postgres() {  # only a cluster this script started; one that was already running stays up
     local version name
+    [ -f "$STATE/postgres.started" ] || return 0
     read -r version name _ <<< "$(pg_lsclusters -h | head -n 1)"
     [ -n "${version:-}" ] && pg_ctlcluster "$version" "$name" stop 2> /dev/null && say "PostgreSQL stopped" || true
+    rm -f "$STATE/postgres.started"
 }
 
 mkdir -p "$STATE"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,7 @@ async def test_the_committed_behaviour_set_passes_on_elasticsearch_as_on_embedde
     """Parity of the backends (issue 25): every case of the sample set, on the real node."""
     from elasticsearch import AsyncElasticsearch
 
-    url, prefix = elasticsearch_url(), f"threadwise-test-{tmp_path.name[-12:].lower().replace('_', '-')}"
+    url, prefix = elasticsearch_url(), f"threadwise-test-{uuid.uuid4().hex[:8]}"
     settings = {
         "THREADWISE_SEARCH_BACKEND": "elasticsearch",
         "THREADWISE_ELASTICSEARCH_URL": url,
