@@ -251,6 +251,7 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
         reranker_configured=bool(settings.reranker_model),
         channel_mismatch_probe=settings.channel_mismatch_probe,
         llm=llm,
+        documents=storage.registry,
     )
     export_links = build_export_links(settings, clock)
     exporter = CsvExporter(

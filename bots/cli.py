@@ -17,7 +17,7 @@ import bots.cli_tools  # noqa: F401 - registers the eval, index, channels and ex
 from bots.cli_common import app, db_app, err, out
 from bots.cli_common import load_or_exit as _settings
 from bots.cli_common import run as _run
-from bots.terminal import IngestBar, decisions_table, render_answer, report_lines
+from bots.terminal import IngestBar, decisions_table, facet_lines, render_answer, report_lines
 
 
 @app.command()
@@ -36,8 +36,14 @@ def ingest(
         try:
             with IngestBar(err) as bar:
                 report = await app_.ingestor.ingest(paths, collection=collection, progress=bar, sync=sync)
+            written = set(report.added) | set(report.updated)
+            described = [r for r in await app_.storage.registry.list_documents(collection) if r.source_path in written]
         finally:
             await app_.close()
+        # What the bot now believes each new or changed document is (`threadwise documents` lists all).
+        for record in described:
+            for line in facet_lines(record):
+                out.print(line, markup=False, highlight=False, soft_wrap=True)
         for line in report_lines(report):
             err.print(line, markup=False, highlight=False, soft_wrap=True)
         return report.ok

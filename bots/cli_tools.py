@@ -13,7 +13,8 @@ from rich.markup import escape
 from bots.cli_common import app, channels_app, err, eval_app, index_app, out
 from bots.cli_common import load_or_exit as _settings
 from bots.cli_common import run as _run
-from bots.terminal import IngestBar
+from bots.terminal import IngestBar, facet_lines
+from core.knowledge import DocumentRecord
 
 
 @eval_app.command("behavior")
@@ -220,3 +221,30 @@ def export(
 
     rows = _run(main)
     err.print(f"wrote {rows} rows to {out_file}", highlight=False)
+
+
+@app.command()
+def documents(
+    collection: Annotated[str | None, typer.Option(help="Only this collection.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documents and their facets as JSON.")] = False,
+) -> None:
+    """List the ingested documents with what the bot believes each is: title, kind, names, periods."""
+    from bots.bootstrap import build_storage
+
+    settings = _settings()
+
+    async def main() -> list[DocumentRecord]:
+        storage = await build_storage(settings)
+        try:
+            return await storage.registry.list_documents(collection)
+        finally:
+            await storage.close()
+
+    records = _run(main)
+    if as_json:
+        sys.stdout.write(json.dumps([r.model_dump(mode="json") for r in records], indent=2) + "\n")
+        return
+    for record in records:
+        for line in facet_lines(record):
+            out.print(line, markup=False, highlight=False, soft_wrap=True)
+    err.print(f"{len(records)} documents", highlight=False)

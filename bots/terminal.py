@@ -11,6 +11,7 @@ from rich.table import Table
 from bots.presentation import source_line, table_text
 from core.contracts import OrchestrationResult
 from core.ingest.pipeline import IngestReport, Outcome
+from core.knowledge import DocumentRecord
 from core.records import DecisionRecord
 
 
@@ -87,6 +88,24 @@ class IngestBar:
         elapsed = task.elapsed or 0.0
         rate = f"{(task.completed + 1) / elapsed:.1f}" if elapsed > 0 else "-"
         self._progress.update(self._task, advance=1, rate=rate, last=f"{outcome}: {path.name}")
+
+
+def facet_lines(record: DocumentRecord) -> list[str]:
+    """What the bot believes a document is: its title, kind, names and periods, each once."""
+    lines = [f"{record.relative_path}: {record.title}"]
+    facets = record.facets
+    if facets is None:
+        return [*lines, "  (not described yet: ingest it again)"]
+    if facets.kind:
+        lines.append(f"  kind: {facets.kind}")
+    if facets.entities:
+        names = [e.name + (f" ({', '.join(e.aliases)})" if e.aliases else "") for e in facets.entities]
+        lines.append(f"  about: {'; '.join(names)}")
+    if facets.identifiers:
+        lines.append(f"  ids: {', '.join(i.value for i in facets.identifiers)}")
+    if facets.periods:
+        lines.append(f"  periods: {'; '.join(f'{p.label} ({p.source})' for p in facets.periods)}")
+    return lines
 
 
 def report_lines(report: IngestReport) -> list[str]:

@@ -264,6 +264,33 @@ class LlmStep(Contract):
     took_ms: float = 0.0
 
 
+class Reading(Contract):
+    """What the turn understood of the question: its words, what kind of answer it wants, and the
+    names and periods it was resolved to among the documents' own facets."""
+
+    content_terms: list[str] = Field(default_factory=list)
+    intent: Intent
+    answer_kind: str | None = None  # "person", "date", "number", … (None: a description)
+    names: list[str] = Field(default_factory=list)  # "OPM → 9 documents", "FY 2018 → 1 document"
+    documents: list[str] | None = None  # the documents those names and periods chose
+    not_covered: str | None = None  # a period asked that the documents named do not cover
+    constraints: list[str] = Field(default_factory=list)  # "price <= 50 EUR"
+    date_window: str | None = None
+
+
+class Assessment(Contract):
+    """What the evidence was judged to be worth, by the one calibration, and the outcome it led to."""
+
+    evidence_level: EvidenceLevel
+    confidence: float
+    support: float | None = None
+    covered: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+    names_cited: bool | None = None  # every name the question steers by is in the cited sources
+    withheld: str | None = None  # why the support gate withheld an answer
+    outcome: str  # the row of `respond`'s table: "LOW_CONFIDENCE / confidence_too_low_clarify"
+
+
 class OrchestrationResult(Contract):
     """The one answer object every platform renders."""
 
@@ -294,3 +321,5 @@ class OrchestrationResult(Contract):
     errors: list[str] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict)
     llm_steps: list[LlmStep] = Field(default_factory=list)
+    reading: Reading | None = None
+    assessment: Assessment | None = None

@@ -42,6 +42,59 @@ class LoadedDocument(Contract):
     media_type: str
 
 
+FacetSource = str
+"""Where a facet was read: "file name", "metadata", "page 3", "text"."""
+
+PeriodKind = Literal["quarter", "fiscal_year", "year", "years", "period_end"]
+
+
+class EntityFacet(Contract):
+    """A name the document is about, with its other forms (an acronym, a ticker, a short name)."""
+
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    mentions: int = 0
+    source: FacetSource
+    aliases_from: list[FacetSource] = Field(default_factory=list)  # "file name" when the file is named by it
+
+    def forms(self) -> list[str]:
+        """The name and its aliases, lower-cased, longest first."""
+        return sorted({f.lower() for f in [self.name, *self.aliases] if f.strip()}, key=len, reverse=True)
+
+
+class PeriodFacet(Contract):
+    """A period the document covers, in its own words ("Fiscal Year 2016", "2022 Q3").
+
+    `start_year`..`end_year` is the span of years the label names; `quarter` is set for a quarter
+    label; `end` is the last day a "period ended …" phrase states.
+    """
+
+    label: str
+    kind: PeriodKind
+    start_year: int
+    end_year: int
+    quarter: int | None = None
+    end: dt.date | None = None
+    source: FacetSource
+
+
+class IdentifierFacet(Contract):
+    """A code of letters and digits the document's cover names (a registration, a trial or model id)."""
+
+    value: str
+    source: FacetSource
+
+
+class DocumentFacets(Contract):
+    """What a document is, whom it is about and which period it covers, read from itself."""
+
+    title: str
+    kind: str | None = None
+    entities: list[EntityFacet] = Field(default_factory=list)
+    identifiers: list[IdentifierFacet] = Field(default_factory=list)
+    periods: list[PeriodFacet] = Field(default_factory=list)
+
+
 class DocumentRecord(Contract):
     """One ingested document as the registry and the search backends know it."""
 
@@ -57,6 +110,7 @@ class DocumentRecord(Contract):
     content_hash: str
     segment_count: int = 0
     ingested_at: dt.datetime | None = None
+    facets: DocumentFacets | None = None
 
 
 class Segment(Contract):

@@ -125,6 +125,7 @@ class DocumentRow(Base):
     content_hash: Mapped[str] = mapped_column(String(64))
     segment_count: Mapped[int] = mapped_column(Integer, default=0)
     ingested_at: Mapped[dt.datetime]
+    facets: Mapped[dict[str, Any] | None] = mapped_column(default=None)
 
 
 class ResultSetRow(Base):

@@ -204,6 +204,7 @@ class SqlDocumentRegistry:
     async def save(self, record: DocumentRecord) -> None:
         """Insert or replace a document's registry entry."""
         values = record.model_dump()
+        values["facets"] = record.facets.model_dump(mode="json") if record.facets else None  # dates as text
         async with self._db.sessions() as session:
             await session.execute(delete(DocumentRow).where(DocumentRow.doc_id == record.doc_id))
             session.add(DocumentRow(**values))

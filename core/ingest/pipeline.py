@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from core.concurrency import CpuExecutor
+from core.ingest.facets import describe
 from core.ingest.segmenter import Segmenter
 from core.ingest.shape import detect_category, summarize
 from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
@@ -213,11 +214,12 @@ class Ingestor:
         try:
             content_hash = await self._executor.run(_hash_file, path)
             previous = await self._registry.find(collection, str(path))
-            if previous is not None and previous.content_hash == content_hash:
+            # A document ingested before it was described (no facets) is read again.
+            if previous is not None and previous.content_hash == content_hash and previous.facets is not None:
                 report.unchanged.append(str(path))
                 return "unchanged"
             loaded = await self._executor.run(loader.load, path)
-            record = self._record(path, root, collection, loaded, content_hash)
+            record = await self._executor.run(self._record, path, root, collection, loaded, content_hash)
             segments, annotations = await self._executor.run(self._shape, loaded, record)
         except Exception as exc:  # a broken file must not stop the run
             report.failed.append((str(path), f"{type(exc).__name__}: {exc}"))
@@ -284,10 +286,12 @@ class Ingestor:
     ) -> DocumentRecord:
         relative = path.relative_to(root).as_posix()
         url = loaded.url or (self._base_url + relative if self._base_url else None)
+        facets = describe(loaded, path.name)
         return DocumentRecord(
             doc_id=document_id(collection, str(path)),
             collection=collection,
-            title=loaded.title,
+            title=facets.title,
+            facets=facets,
             source_path=str(path),
             relative_path=relative,
             url=url,

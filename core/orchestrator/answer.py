@@ -25,6 +25,8 @@ from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
 from core.text import term_root
 
+NOT_ABOUT = "the sources found are not about "
+"""How the support gate says the cited sources miss a name the question steers by."""
 CITATION_MARK = re.compile(r"\[(\d+)\]")
 
 
@@ -193,7 +195,7 @@ class AnswerWriter:
             if not mentions(cited_text, n.variants) and not any(n.covers(d) for d in dates)
         ]
         if absent:
-            return "the sources found are not about " + " and ".join(absent)
+            return NOT_ABOUT + " and ".join(absent)
         detail = f"; they do not mention {', '.join(missing[:6])}" if missing else ""
         if support < self._calibration.support:
             threshold = self._calibration.support

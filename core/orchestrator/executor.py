@@ -54,10 +54,26 @@ class Executor:
         if after_newest(state):
             # No document can report dates after the newest one; nothing is searched.
             return {"rounds": [_nothing_after_newest(state)], "candidates": [], "evidence": [], "table": None}
+        if state.steering.missing:
+            # The documents named do not cover the period asked: another period's figure is not an answer.
+            return {
+                "rounds": [_not_searched(state, state.steering.missing)],
+                "candidates": [],
+                "evidence": [],
+                "table": None,
+            }
         # Names from the question steer the first rounds to the documents titled with them.
-        steered = state.steering.doc_ids if state.date_filter and state.focus_doc_ids is None else None
+        # Documents chosen by their facets stay chosen when recovery relaxes the date filter.
+        keep = state.date_filter or state.steering.by_facets
+        steered = state.steering.doc_ids if keep and state.focus_doc_ids is None else None
         base = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids or steered)
-        dated = (plan.date_start is not None or plan.date_end is not None) and state.date_filter
+        # A period the documents' own labels resolved is not searched again by dates: "Q3 2022" is the
+        # filing labelled 2022 Q3, whatever months that quarter spans.
+        dated = (
+            (plan.date_start is not None or plan.date_end is not None)
+            and state.date_filter
+            and not state.steering.period_resolved
+        )
         window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
         round_id = len({r.round_id for r in state.rounds}) + 1
         result = await self._round(state, window if dated else base, round_id)
@@ -97,7 +113,7 @@ class Executor:
         relevant = supporting(result.evidence, self._calibration.low)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, content_terms(plan.original_query))
-        if plan.year_mode == "explicit" and plan.requested_years:
+        if plan.year_mode == "explicit" and plan.requested_years and not state.steering.period_resolved:
             # A year asked: of several versions of a document, that year's answers (never another's figure).
             relevant = versions_of_years(relevant, plan.requested_years)
         elif not any(n.period for n in state.steering.names):
@@ -239,20 +255,26 @@ class Executor:
         return update
 
 
-def _nothing_after_newest(state: GraphState) -> RetrievalRound:
+def _not_searched(state: GraphState, why: str, filters: SearchFilters | None = None) -> RetrievalRound:
+    """A round that did not search, and why."""
     assert state.plan is not None
     assert state.route is not None
-    filters = SearchFilters(
-        collections=state.collections, date_start=state.plan.date_start, date_end=state.plan.date_end
-    )
-    newest = state.newest.isoformat() if state.newest else "unknown"
     return RetrievalRound(
         round_id=len({r.round_id for r in state.rounds}) + 1,
         route=state.route.route,
         tool="none",
         query=state.plan.revised_query,
-        filters=filters,
+        filters=filters or SearchFilters(collections=state.collections),
         matches=0,
-        threshold=f"not searched: the dates asked begin after the newest document ({newest})",
+        threshold=f"not searched: {why}",
         took_ms=0.0,
     )
+
+
+def _nothing_after_newest(state: GraphState) -> RetrievalRound:
+    assert state.plan is not None
+    filters = SearchFilters(
+        collections=state.collections, date_start=state.plan.date_start, date_end=state.plan.date_end
+    )
+    newest = state.newest.isoformat() if state.newest else "unknown"
+    return _not_searched(state, f"the dates asked begin after the newest document ({newest})", filters)

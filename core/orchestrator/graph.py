@@ -24,7 +24,16 @@ from core.orchestrator.recovery import Recovery
 from core.orchestrator.respond import build_result
 from core.orchestrator.state import GraphState
 from core.orchestrator.structured import StructuredPlanner
-from core.ports import Clock, Embedder, ProgressCallback, QuantityReader, Reranker, ResultSetStore, SearchBackend
+from core.ports import (
+    Clock,
+    DocumentRegistry,
+    Embedder,
+    ProgressCallback,
+    QuantityReader,
+    Reranker,
+    ResultSetStore,
+    SearchBackend,
+)
 from core.text import words
 
 Update = dict[str, Any]
@@ -48,6 +57,7 @@ class AnswerGraph:
         reranker_configured: bool = False,
         channel_mismatch_probe: bool = False,
         llm: LlmGateway,
+        documents: DocumentRegistry | None = None,
     ) -> None:
         self._backend = backend
         self._embedder = embedder
@@ -66,6 +76,8 @@ class AnswerGraph:
             calibration=calibration,
             structured=StructuredPlanner(backend=backend, embedder=embedder),
             llm=llm,
+            documents=documents,
+            clock=clock,
         )
         self._recovery = Recovery(llm=llm)
         self._writer = AnswerWriter(embedder=embedder, calibration=calibration, llm=llm)

@@ -6,15 +6,18 @@ from core.calibration import Calibration
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
 from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
-from core.orchestrator.steering import steer
+from core.orchestrator.steering import Vocabulary, steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
 from core.orchestrator.support import TOP_PASSAGES, passages_support, support_score
-from core.ports import Embedder, Embeddings, SearchBackend
+from core.ports import Clock, DocumentRegistry, Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
 
 # The structured route answers alone only when its query covers at least this share of the
 # question's content words; otherwise rows can only join the text evidence.
 STRUCTURED_COVERAGE = 0.5
+VOCABULARY_TTL_S = 30.0
+"""How long the collection's facet vocabulary is reused before it is read again from the registry
+(sooner when the number of documents changes: an ingest that adds or removes documents)."""
 
 
 def build_plan(intake: IntakeResult) -> ExecutionPlan:
@@ -47,7 +50,12 @@ class Planner:
         calibration: Calibration,
         structured: StructuredPlanner,
         llm: LlmGateway,
+        documents: DocumentRegistry | None = None,
+        clock: Clock | None = None,
     ) -> None:
+        self._documents = documents
+        self._clock = clock
+        self._vocabularies: dict[tuple[str, ...] | None, tuple[float, int, Vocabulary]] = {}
         self._backend = backend
         self._calibration = calibration
         self._embedder = embedder
@@ -67,8 +75,9 @@ class Planner:
         filters = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
         # The one embedding of the question this turn: every later stage reads it from the state.
         vector = await self._embedder.embed([plan.revised_query])
-        steering = await steer(plan.revised_query, self._backend, filters, vector)
         stats = await self._backend.stats(filters)
+        vocabulary = await self._vocabulary(state.collections, stats.documents)
+        steering = await steer(plan.revised_query, self._backend, filters, vector, vocabulary)
         inventory = ", ".join(f"{n} {c}" for c, n in sorted(stats.categories.items())) or "no documents"
         coverage = f"annotation coverage {stats.annotation_coverage:.0%} of {stats.documents} documents ({inventory})"
         wants_rows = (
@@ -121,6 +130,22 @@ class Planner:
                     reason=f"LLM router: {choice.reason}; {coverage}",
                 )
         return update
+
+    async def _vocabulary(self, collections: list[str] | None, documents: int) -> Vocabulary | None:
+        """The facets of the readable collections' documents, read again every `VOCABULARY_TTL_S`
+        or when the number of documents changed."""
+        if self._documents is None:
+            return None
+        key = tuple(sorted(collections)) if collections is not None else None
+        now = self._clock.now().timestamp() if self._clock else 0.0
+        cached = self._vocabularies.get(key)
+        if cached and cached[1] == documents and now - cached[0] < VOCABULARY_TTL_S and self._clock:
+            return cached[2]
+        records = await self._documents.list_documents()
+        readable = [r for r in records if collections is None or r.collection in collections]
+        vocabulary = Vocabulary(readable)
+        self._vocabularies[key] = (now, documents, vocabulary)
+        return vocabulary
 
     async def _rows_or_text(
         self, question: str, structured: StructuredQuery, matches: int, filters: SearchFilters, vector: Embeddings

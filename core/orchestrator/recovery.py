@@ -17,8 +17,9 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     plan = state.plan
     if plan is None:
         return None
-    dated = plan.date_start is not None or plan.date_end is not None
-    narrowed = dated or state.steering.doc_ids is not None
+    # Relaxing drops the date window and title steering; documents chosen by facets stay chosen.
+    dated = (plan.date_start is not None or plan.date_end is not None) and not state.steering.period_resolved
+    narrowed = dated or (state.steering.doc_ids is not None and not state.steering.by_facets)
     # Filters are relaxed only when nothing inside them matched (see `Executor.retrieve`).
     if narrowed and state.date_filter and not state.candidates and "relax_filters" not in state.recoveries:
         return "relax_filters"

@@ -85,6 +85,11 @@ def after_newest(newest: dt.date, start: dt.date | None, end: dt.date | None) ->
     )
 
 
+def not_covered(missing: str) -> str:
+    """A period asked that the documents named do not cover: say what they do cover."""
+    return f"I can't answer that from the documents: {missing}."
+
+
 def empty_set(queries: list[str]) -> str:
     """Nothing matched at all."""
     tried = "; ".join(f"“{q}”" for q in dict.fromkeys(queries))

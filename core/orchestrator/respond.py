@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from core.calibration import band_for, reason_for_band
 from core.contracts import (
+    Assessment,
     Band,
     BranchCode,
     ConfidenceSummary,
@@ -16,18 +17,20 @@ from core.contracts import (
     FinalReason,
     NextAction,
     OrchestrationResult,
+    Reading,
     ReplyKind,
     RouteDecision,
     Terminal,
 )
 from core.errors import SearchUnavailableError
 from core.orchestrator import replies
-from core.orchestrator.answer import CITATION_MARK
+from core.orchestrator.answer import CITATION_MARK, NOT_ABOUT
 from core.orchestrator.compose import overflow_question
 from core.orchestrator.evidence import after_newest
 from core.orchestrator.state import Draft, GraphState
 from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 from core.ports import Clock
+from core.understanding import answer_kind
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,17 @@ def decide(state: GraphState) -> Outcome:
             replies.CHANNEL_MISMATCH,
             f"{state.mismatch_hits} relevant matches outside this channel's collections",
             "Ask in a channel that can read those documents, or ask an admin to map this channel.",
+        )
+    if not state.candidates and state.steering.missing:
+        return Outcome(
+            "EMPTY_SET",
+            "fallback",
+            "uncertainty",
+            "success",
+            "empty_set",
+            replies.not_covered(state.steering.missing),
+            state.steering.missing,
+            "Ask about one of the periods the documents cover.",
         )
     if not state.candidates and state.newest is not None and state.plan is not None and after_newest(state):
         return Outcome(
@@ -227,7 +241,47 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
         choices=_choices(state) if outcome.final_reason == "overflow_clarify" else [],
         errors=state.errors,
         timings=state.timings,
+        reading=_reading(state),
+        assessment=Assessment(
+            evidence_level=state.evidence_level,
+            confidence=round(confidence, 4),
+            support=round(state.reflection.support_revised, 4) if state.reflection else None,
+            covered=state.reflection.coverage.answered if state.reflection else [],
+            missing=state.reflection.coverage.missing if state.reflection else [],
+            names_cited=_names_cited(state),
+            withheld=state.reflection.unsupported if state.reflection else None,
+            outcome=f"{outcome.branch} / {outcome.final_reason}",
+        ),
     )
+
+
+def _reading(state: GraphState) -> Reading | None:
+    """The turn's reading of the question, from intake and the names and periods steering resolved."""
+    intake = state.intake
+    if intake is None:
+        return None
+    plan = state.plan
+    window = None
+    if plan is not None and (plan.date_start or plan.date_end):
+        window = f"{plan.date_start or '…'} to {plan.date_end or '…'}"
+    return Reading(
+        content_terms=intake.signals.key_terms,
+        intent=intake.intent,
+        answer_kind=answer_kind(intake.normalized_query),
+        names=state.steering.resolved or [n.text for n in state.steering.names],
+        documents=state.steering.doc_ids,
+        not_covered=state.steering.missing,
+        constraints=[c.text for c in intake.signals.numbers],
+        date_window=window,
+    )
+
+
+def _names_cited(state: GraphState) -> bool | None:
+    """Whether every name the question steers by is in the cited sources (None: it names none)."""
+    if not state.steering.required():
+        return None
+    withheld = state.reflection.unsupported if state.reflection else None
+    return not (withheld or "").startswith(NOT_ABOUT)
 
 
 def _uncertainty(state: GraphState, queries: list[str]) -> str:

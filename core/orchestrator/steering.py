@@ -1,9 +1,14 @@
-"""Steering by name: a question that names a company, product or quarter reads the documents about it.
+"""Steering by name: a question that names a company, agency, product or period reads the documents about it.
 
 Documents that differ only by who and when (quarterly reports, yearly policies, per-customer
-contracts) are the normal case. A name from the question steers retrieval when some document's
-title carries it: the first pass then reads only those documents. Names no title carries steer
-nothing, so topic words ("FOMC", "VAT") never narrow the search.
+contracts) are the normal case. Each document describes itself at ingestion (`core.ingest.facets`):
+whom it is about, in every form it uses (a name, its acronym, its file name's code), and which
+period it covers, in its own labels. A question is resolved against that vocabulary: the forms it
+contains pick documents, and the periods it names pick among them by label ("Q3 2022" finds the
+filing labelled 2022 Q3 whatever months that quarter spans). A form most documents carry is a
+topic ("FOMC" in the minutes), not an entity, and steers nothing. A period that none of the named
+documents carries is said, with the periods they do carry, instead of answered from another.
+Documents ingested before facets existed are steered by their titles, as before.
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ import re
 from pydantic import Field
 
 from core.contracts import Contract, SearchFilters
+from core.knowledge import DocumentFacets, DocumentRecord, PeriodFacet
 from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
 from core.text import STOPWORDS, words
-from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
+from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
+from core.understanding.periods import fiscal_years
 
 NAME_SEARCH_HITS = 50
 STEERING_SHARE = 0.5
@@ -46,6 +53,10 @@ class Steering(Contract):
     names: list[Name] = Field(default_factory=list)
     doc_ids: list[str] | None = None
     titled: list[str] = Field(default_factory=list)
+    resolved: list[str] = Field(default_factory=list)  # "OPM → 9 documents", "FY 2018 → 1 document"
+    missing: str | None = None  # a period asked that none of the named documents covers, and what they cover
+    period_resolved: bool = False  # the period asked was found by the documents' own labels, not by dates
+    by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
 
     def required(self) -> list[Name]:
         """What cited evidence must mention: names some title carries, and every quarter named."""
@@ -94,8 +105,16 @@ def _is_product_id(word: str) -> bool:
     return bool(re.search(r"[a-z]", word)) and bool(re.search(r"\d", word)) and not re.fullmatch(r"q[1-4]", word)
 
 
-async def steer(question: str, backend: SearchBackend, filters: SearchFilters, vector: Embeddings) -> Steering:
-    """The documents whose titles carry the question's names (all of those names that any title carries)."""
+async def steer(
+    question: str,
+    backend: SearchBackend,
+    filters: SearchFilters,
+    vector: Embeddings,
+    vocabulary: Vocabulary | None = None,
+) -> Steering:
+    """The documents the question names: by their facets, or by their titles when they have none."""
+    if vocabulary:
+        return resolve(question, vocabulary)
     names = names_in(question)
     if not names:
         return Steering()
@@ -122,3 +141,169 @@ async def steer(question: str, backend: SearchBackend, filters: SearchFilters, v
         in_period = set.intersection(*period_sets)
         doc_ids = (entity_docs & in_period if entity_docs else in_period) or entity_docs
     return Steering(names=names, doc_ids=sorted(doc_ids) or None, titled=sorted(per_name))
+
+
+class Vocabulary:
+    """The names and periods a collection's documents carry (their facets), to resolve questions against."""
+
+    def __init__(self, documents: list[DocumentRecord]) -> None:
+        self.facets: dict[str, DocumentFacets] = {d.doc_id: d.facets for d in documents if d.facets is not None}
+        self.total = len(documents)
+        forms: dict[str, set[str]] = {}
+        self.names: dict[str, str] = {}
+        strong: set[str] = set()
+        for doc_id, facets in self.facets.items():
+            for entity in facets.entities:
+                named = bool(entity.aliases) or entity.source == "file name" or len(entity.name.split()) > 1
+                for form in entity.forms():
+                    forms.setdefault(form, set()).add(doc_id)
+                    self.names.setdefault(form, entity.name)
+                    if named or form.isupper() or entity.name.isupper():
+                        strong.add(form)
+            for identifier in facets.identifiers:
+                forms.setdefault(identifier.value.lower(), set()).add(doc_id)
+                self.names.setdefault(identifier.value.lower(), identifier.value)
+                strong.add(identifier.value.lower())
+        # A form most documents carry is what the collection is about, not whom one document is about.
+        shared = {f: ids for f, ids in forms.items() if len(ids) <= STEERING_SHARE * self.total}
+        # A one-word name a document writes often ("Apple", "Plan") is a name only where the documents
+        # it picks are one, or are also picked together by a defined name or a file name's code ("AAPL"):
+        # a word several unrelated documents capitalise is a word.
+        self.forms = {
+            f: ids
+            for f, ids in shared.items()
+            if f in strong or len(ids) == 1 or any(ids <= shared[g] for g in strong if g in shared and g != f)
+        }
+
+    def __bool__(self) -> bool:
+        return bool(self.facets)
+
+
+def _tokens(text: str) -> list[str]:
+    """Words without a possessive ("OPM's" → "OPM")."""
+    return [re.sub(r"['’]s$", "", w) for w in words(text)]
+
+
+def _spans(question: str, vocabulary: Vocabulary) -> list[tuple[int, int, str]]:
+    """Where the question writes a form of a facet name, longest first, overlaps dropped. A one-word
+    form that is not all capitals must be written capitalised ("Apple", not "apple pie"); acronyms
+    and longer names match in any case ("opm", "office of personnel management")."""
+    tokens = _tokens(question)
+    lowered = [t.lower() for t in tokens]
+    found: list[tuple[int, int, str]] = []
+    for form in vocabulary.forms:
+        parts = [t.lower() for t in _tokens(form)]
+        if not parts:
+            continue
+        single = len(parts) == 1 and not vocabulary.names[form].isupper()
+        for start in range(len(lowered) - len(parts) + 1):
+            if lowered[start : start + len(parts)] == parts and (not single or tokens[start][:1].isupper()):
+                found.append((start, start + len(parts), form))
+    found.sort(key=lambda span: (span[0] - span[1], span[0]))
+    taken: set[int] = set()
+    kept: list[tuple[int, int, str]] = []
+    for start, end, form in found:
+        if not taken & set(range(start, end)):
+            kept.append((start, end, form))
+            taken.update(range(start, end))
+    return kept
+
+
+class _Asked(Contract):
+    """A period a question names: a quarter, or a span of (fiscal) years. `labelled`: it names a
+    document's period ("Q3 2022", "FY 2018"), not only a year, which may be what a report is about
+    ("deaths in 2020" in a 2022 plan)."""
+
+    label: str
+    first: int
+    last: int
+    quarter: int | None = None
+    labelled: bool = True
+
+
+def asked_periods(question: str) -> list[_Asked]:
+    """The quarters, fiscal years and years a question names ("Q3 2022", "FY19", "in 2016")."""
+    asked = [_Asked(label=f"Q{q} {y}", first=y, last=y, quarter=q) for q, y in quarters(question)]
+    for label, first, last in fiscal_years(question):
+        asked.append(_Asked(label=label, first=first, last=last))
+    covered = {y for a in asked for y in range(a.first, a.last + 1)}
+    asked += [_Asked(label=str(y), first=y, last=y, labelled=False) for y in years(question) if y not in covered]
+    return asked
+
+
+def _matches(period: PeriodFacet, asked: _Asked) -> int:
+    """2 when a document's period label is the one asked, 1 when its span contains it, else 0."""
+    if asked.quarter is not None:
+        if period.kind == "quarter":
+            return 2 if (period.quarter, period.start_year) == (asked.quarter, asked.first) else 0
+        if period.kind == "period_end" and (period.quarter, period.start_year) == (asked.quarter, asked.first):
+            return 1
+        return 0
+    if period.kind in ("fiscal_year", "year") and (period.start_year, period.end_year) == (asked.first, asked.last):
+        return 2
+    if period.start_year <= asked.first and asked.last <= period.end_year:
+        return 1
+    return 0
+
+
+def _covered(periods: list[PeriodFacet]) -> str:
+    """The periods some documents cover, in their own words, in order ("Fiscal Year 2013, …, FY 2022")."""
+    ordered = sorted(periods, key=lambda p: (p.start_year, p.quarter or 0, p.end_year))
+    labels = list(dict.fromkeys(p.label for p in ordered if p.kind != "period_end"))
+    return ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
+
+
+def resolve(question: str, vocabulary: Vocabulary) -> Steering:
+    """The documents a question names by whom and by when, against the collection's own facets."""
+    names = names_in(question)
+    spans = _spans(question, vocabulary)
+    resolved: list[str] = []
+    entity_sets: list[set[str]] = []
+    for _, _, form in spans:
+        ids = vocabulary.forms[form]
+        entity_sets.append(ids)
+        resolved.append(f"{vocabulary.names[form]} → {len(ids)} document{'s' if len(ids) != 1 else ''}")
+    # "Northwind or Contoso": no document carries both names, so either one's documents are read.
+    entity_docs = (set.intersection(*entity_sets) or set.union(*entity_sets)) if entity_sets else set()
+    candidates = entity_docs or set(vocabulary.facets)
+    asked = asked_periods(question)
+    doc_ids: set[str] = set(entity_docs)
+    missing: str | None = None
+    period_resolved = False
+    dated = [d for d in candidates if vocabulary.facets[d].periods]
+    if asked and dated:
+        scores = {
+            d: max((_matches(p, a) for p in vocabulary.facets[d].periods for a in asked), default=0) for d in dated
+        }
+        best = max(scores.values())
+        labelled = any(a.labelled for a in asked)
+        # A bare year picks only the documents labelled with it; it never rules the others out.
+        in_period = {d for d, score in scores.items() if score == best and (best == 2 or (best == 1 and labelled))}
+        labels = ", ".join(a.label for a in asked)
+        if in_period:
+            doc_ids = in_period
+            period_resolved = True
+            resolved.append(f"{labels} → {len(in_period)} document{'s' if len(in_period) != 1 else ''}")
+        elif entity_docs and labelled and best == 0:
+            about = " and ".join(dict.fromkeys(vocabulary.names[f] for _, _, f in spans))
+            periods = [p for d in dated for p in vocabulary.facets[d].periods]
+            missing = f"no document about {about} covers {labels}; they cover {_covered(periods)}"
+    entities = [Name(text=vocabulary.names[f], variants=sorted(_forms_of(f, vocabulary))) for _, _, f in spans]
+    known = {form for n in entities for form in n.variants}
+    # A period resolved by label is met by the documents chosen; it is not a phrase their text must repeat.
+    rest = [n for n in names if n.text.lower() not in known and not (n.period and period_resolved)]
+    return Steering(
+        names=[*entities, *rest],
+        doc_ids=sorted(doc_ids) or None,
+        titled=[n.text for n in entities],
+        resolved=resolved,
+        missing=missing,
+        period_resolved=period_resolved,
+        by_facets=bool(doc_ids),
+    )
+
+
+def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:
+    """Every form of the entity `form` belongs to (a name's acronym and long form), for citations."""
+    name = vocabulary.names[form]
+    return {form} | {f for f, n in vocabulary.names.items() if n == name}

@@ -43,6 +43,66 @@ DATE_PHRASE = re.compile(
 """A date phrase a refinement replaces ("in May 2023", "Q3 2024", "last year")."""
 
 
+_FISCAL = re.compile(
+    rf"\b(?:fiscal(?:\s+years?)?|FYs?)\s*'?({YEAR}|\d{{2}})\b"
+    rf"(?:\s*(?:-|\u2013|\u2014|to|through)\s*(?:FY\s*)?({YEAR}|\d{{2}})\b)?",
+    re.IGNORECASE,
+)
+_YEAR_SPAN = re.compile(rf"\b({YEAR})\s*(?:-|\u2013|\u2014|to|through)\s*({YEAR})\b")
+_ENDED = re.compile(
+    rf"\b(?:(?:quarterly|fiscal|financial|reporting)\s+)?(?:period|quarter|year|half[- ]year)\s+end(?:ed|ing)\s*:?\s*"
+    rf"(?P<date>(?:\d{{1,2}}\s+(?:{MONTH})\.?|(?:{MONTH})\.?\s+\d{{1,2}}),?\s+{YEAR})\b",
+    re.IGNORECASE,
+)
+
+
+PERIOD_WORDS = frozenset({"fiscal", "year", "years", "fy", "fys", "quarter", "quarterly", "period", "ended", "ending"})
+"""The words the period patterns above are made of: they name when, never what or whom."""
+
+
+def is_period_phrase(text: str) -> bool:
+    """True when every word of `text` is a period word ("Fiscal Year", "FY"): an acronym a document
+    defines for a period is not a name of whom it is about."""
+    tokens = text.lower().split()
+    return bool(tokens) and all(t in PERIOD_WORDS for t in tokens)
+
+
+def _full_year(digits: str) -> int:
+    """A year written with two or four digits ("FY19" → 2019, "FY98" → 1998)."""
+    number = int(digits)
+    if len(digits) == 4:
+        return number
+    return 2000 + number if number < 50 else 1900 + number
+
+
+def fiscal_years(text: str) -> list[tuple[str, int, int]]:
+    """Fiscal years a text names, as (words, first year, last year): "FY 2016" → ("FY 2016", 2016, 2016),
+    "Fiscal Years 2020-2024" → (…, 2020, 2024), "fy19" → (…, 2019, 2019). The standard fiscal-year
+    forms (two- or four-digit years after "FY" or "fiscal [year]"); which months a fiscal year spans
+    is the document's business, so a fiscal year is matched by its label, never by a date window."""
+    found: list[tuple[str, int, int]] = []
+    for match in _FISCAL.finditer(text):
+        first = _full_year(match[1])
+        last = _full_year(match[2]) if match[2] else first
+        if first <= last <= first + 10:
+            found.append((" ".join(match[0].split()), first, last))
+    return found
+
+
+def year_spans(text: str) -> list[tuple[str, int, int]]:
+    """Spans of years written out ("2022 – 2026", "2020-2024"), as (words, first year, last year)."""
+    return [
+        (" ".join(m[0].split()), int(m[1]), int(m[2]))
+        for m in _YEAR_SPAN.finditer(text)
+        if int(m[1]) < int(m[2]) <= int(m[1]) + 10
+    ]
+
+
+def periods_ended(text: str) -> list[tuple[str, str]]:
+    """ "… period ended June 25, 2022" phrases, as (words, the date's words), for a reader of dates."""
+    return [(" ".join(m[0].split()), m["date"]) for m in _ENDED.finditer(text)]
+
+
 def years(text: str) -> list[int]:
     """The years a text names, in order, each once ("in 2022 and 2024" → [2022, 2024])."""
     return list(dict.fromkeys(int(y) for y in _YEARS.findall(text)))

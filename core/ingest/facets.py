@@ -1,0 +1,271 @@
+"""What a document is, whom it is about and which period it covers, read from its own text and name.
+
+Documents that differ only by who and when (a company's quarterly filings, an agency's yearly
+reports, one protocol per trial) are the normal case of an organisation's documents. Each one is
+described at ingestion by facets read from its cover, its text and its file name, never from
+word lists of companies or agencies:
+
+- title: the file's own title when it reads as words, else the cover's first heading line;
+- kind: what the title says the document is, once names and periods are taken out of it;
+- entities: the acronyms the document defines ("Office of Personnel Management (OPM)"), the names
+  it writes most (capitalised where a sentence does not begin), and the codes in its file name
+  ("AAPL", "DHS");
+- identifiers: codes of capitals and digits on its cover (a registration "N5921D", a trial id);
+- periods: the quarter, fiscal year, year or span its cover or file name states, in its own words.
+
+Each facet keeps where it was read ("file name", "metadata", "page 1", "text").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from core.knowledge import DocumentFacets, EntityFacet, IdentifierFacet, LoadedDocument, PeriodFacet
+from core.text import STOPWORDS, words
+from core.understanding import MONTHS, quarters, read_date, years
+from core.understanding.periods import (
+    PERIOD_WORDS,
+    fiscal_years,
+    is_period_phrase,
+    periods_ended,
+    quarter_of,
+    year_spans,
+)
+
+COVER_CHARS = 1500
+HEADING_LINES = 5
+"""A cover's spans of years count only in its first lines (its title block), not in its prose."""
+"""How much of the first page is the cover: where a document states its title and period."""
+MAX_ENTITIES = 6
+MIN_MENTIONS = 3
+MAX_IDENTIFIERS = 8
+MAX_NAME_WORDS = 6
+LOWER_SHARE = 0.1
+"""A word is part of a name when the document writes it in lower case at most this often ("opm" in a
+web address) for each time it writes the name: "Plan" and "Department" are words, "Apple" a name."""
+
+# "Long Form Name (LFN)": an acronym defined in the text (after Schwartz & Hearst, 2003).
+_DEFINITION = re.compile(
+    r"((?:[A-Z][\w&.'’-]*,?\s+(?:(?:of|and|for|the|on|in|&)\s+)*){1,10})\(([A-Z][A-Za-z&.]{1,9})\)"
+)
+_CAPITALISED = re.compile(r"(?<=[a-z,;:] )[A-Z][A-Za-z&.'’-]+(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][A-Za-z&.'’-]+)*")
+_ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
+_IDENTIFIER = re.compile(r"\b[A-Z]{1,6}-?\d{2,}[A-Z\d-]*\b")
+_NOT_AN_IDENTIFIER = re.compile(r"(?:FY|Q[1-4]|H[12]|CY)-?\d+", re.IGNORECASE)
+_CODE = re.compile(r"[A-Z]{2,8}")
+_NUMBERED = re.compile(r"[QH]\d|FY|CY")
+_SPLIT = re.compile(r"[\s_\-.]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+_FULL_DATE = re.compile(r"(?<!\d)\d{4}[-_.]\d{2}[-_.]\d{2}(?!\d)|(?<!\d)\d{8}(?!\d)")
+
+
+def describe(loaded: LoadedDocument, file_name: str) -> DocumentFacets:
+    """The facets of one loaded document; `file_name` is its name without folders."""
+    stem = file_name.rsplit(".", 1)[0] if "." in file_name else file_name
+    first = loaded.blocks[0] if loaded.blocks else None
+    cover = first.text[:COVER_CHARS] if first else ""
+    where = f"page {first.page}" if first and first.page else "text"
+    text = "\n".join(block.text for block in loaded.blocks)
+    own = reads_as_words(loaded.title)
+    title = loaded.title if own else heading(cover) or loaded.title
+    periods = _merge(
+        _periods(stem, "file name"),
+        _periods(loaded.title, "metadata", cover=True) if own else [],
+        _periods(cover, where, cover=True),
+    )
+    entities = _entities(text, stem)
+    return DocumentFacets(
+        title=_with_period(_with_name(title, entities), periods),
+        kind=_kind(title, entities, periods),
+        entities=entities,
+        identifiers=[IdentifierFacet(value=v, source=where) for v in identifiers(cover)],
+        periods=periods,
+    )
+
+
+def reads_as_words(title: str) -> bool:
+    """A title of two or more words of letters ("Annual Performance Report"), not a code such as
+    "DHS2020" or an accession number "0000320193-22-000070" that a PDF's metadata may hold."""
+    return sum(1 for w in words(title) if w.isalpha() and len(w) > 1) >= 2
+
+
+def heading(cover: str) -> str | None:
+    """The cover's first line that reads as a title; a short one takes the next line with it
+    ("UNITED STATES" / "SECURITIES AND EXCHANGE COMMISSION")."""
+    lines = [" ".join(line.split()) for line in cover.splitlines() if line.strip()]
+    for index, line in enumerate(lines[:12]):
+        tokens = line.split()
+        letters = sum(ch.isalpha() for ch in line)
+        if not reads_as_words(line) or len(tokens) > 14 or letters < 0.6 * len(line.replace(" ", "")):
+            continue
+        if len(tokens) <= 3 and index + 1 < len(lines) and len(lines[index + 1].split()) <= 10:
+            return f"{line} {lines[index + 1]}"
+        return line
+    return None
+
+
+def identifiers(cover: str) -> list[str]:
+    """Codes of capitals and digits on the cover ("N5921D", "NCT04280705", "K-450"), first seen first;
+    fiscal-year and quarter codes are periods, not identifiers."""
+    found = [m for m in _IDENTIFIER.findall(cover) if not _NOT_AN_IDENTIFIER.fullmatch(m)]
+    return list(dict.fromkeys(found))[:MAX_IDENTIFIERS]
+
+
+def periods_in(text: str) -> bool:
+    """True when a text states a quarter, fiscal year or span of years."""
+    flat = " ".join(text.split())
+    return bool(quarters(flat) or fiscal_years(flat) or year_spans(flat))
+
+
+def _periods(text: str, source: str, *, cover: bool = False) -> list[PeriodFacet]:
+    """Quarter labels, fiscal years, spans of years and "period ended" dates a text states; a file
+    name's bare year too, unless the name carries a full date (a dated document, found by its date)."""
+    found: list[PeriodFacet] = []
+    flat = " ".join(text.split())
+    for quarter, year in quarters(flat):
+        found.append(
+            PeriodFacet(
+                label=f"{year} Q{quarter}",
+                kind="quarter",
+                start_year=year,
+                end_year=year,
+                quarter=quarter,
+                source=source,
+            )
+        )
+    for label, first, last in fiscal_years(flat):
+        kind = "fiscal_year" if first == last else "years"
+        found.append(PeriodFacet(label=label, kind=kind, start_year=first, end_year=last, source=source))
+    spans = " ".join(text.splitlines()[:HEADING_LINES]) if cover else flat
+    for label, first, last in year_spans(spans):
+        found.append(PeriodFacet(label=label, kind="years", start_year=first, end_year=last, source=source))
+    for label, phrase in periods_ended(flat):
+        if (date := read_date(phrase)) is not None:
+            quarter, year = quarter_of(date)
+            found.append(
+                PeriodFacet(
+                    label=label,
+                    kind="period_end",
+                    start_year=year,
+                    end_year=year,
+                    quarter=quarter,
+                    end=date,
+                    source=source,
+                )
+            )
+    if not cover and not found and not _FULL_DATE.search(text):
+        for year in years(" ".join(_SPLIT.split(text))):
+            found.append(PeriodFacet(label=str(year), kind="year", start_year=year, end_year=year, source=source))
+    return found
+
+
+def _merge(*groups: list[PeriodFacet]) -> list[PeriodFacet]:
+    """Periods from every source, each once (the first source's words kept); a bare year that a
+    fiscal-year label of the same year also states is that fiscal year."""
+    unique: dict[tuple[str, int, int, int | None], PeriodFacet] = {}
+    for period in (p for group in groups for p in group):
+        unique.setdefault((period.kind, period.start_year, period.end_year, period.quarter), period)
+    fiscal = {p.start_year for p in unique.values() if p.kind == "fiscal_year"}
+    return [p for p in unique.values() if not (p.kind == "year" and p.start_year in fiscal)]
+
+
+def _with_period(title: str, periods: list[PeriodFacet]) -> str:
+    """The title, followed by the period the document labels itself with when the title does not
+    state one ("… — AAPL (2022 Q3)"), so that citations say which version they quote."""
+    labelled = [p for p in periods if p.kind not in ("year", "period_end")]
+    if not labelled or periods_in(title):
+        return title
+    return f"{title} ({labelled[0].label})"
+
+
+def _with_name(title: str, entities: list[EntityFacet]) -> str:
+    """The title, followed by the name the document is about when the title does not say it
+    ("Strategic Plan FY 2022 – 2026" → "… — Health and Human Services"), so that search and
+    citations see whom a document is about. That name is the one its file name codes (people name
+    files by whom they are about), else the acronym it defines and uses most."""
+    named = [e for e in entities if e.source == "file name" or "file name" in e.aliases_from]
+    defined = [e for e in entities if e.aliases]
+    candidates = named or defined
+    if not candidates:
+        return title
+    top = candidates[0]
+    lowered = f" {' '.join(words(title)).lower()} "
+    return title if any(f" {form} " in lowered for form in top.forms()) else f"{title} — {top.name}"
+
+
+def _entities(text: str, stem: str) -> list[EntityFacet]:
+    """Acronyms defined in the text with their long forms, the names written most, the file name's codes."""
+    flat = " ".join(text.split())
+    acronyms = Counter(_ACRONYM.findall(flat))
+    lower = Counter(w for w in words(flat) if w.islower())
+    entities: dict[str, EntityFacet] = {}
+    for long_form, acronym in _DEFINITION.findall(flat):
+        name = _spelled_by(long_form, acronym)
+        if name and acronym.upper() not in entities and not is_period_phrase(name):
+            mentions = acronyms[acronym] + flat.count(name)
+            entities[acronym.upper()] = EntityFacet(name=name, aliases=[acronym], mentions=mentions, source="text")
+    known = {form for e in entities.values() for form in e.forms()}
+    for name, count in _names(flat).most_common(3 * MAX_ENTITIES):
+        proper = any(lower[w.lower()] <= count * LOWER_SHARE for w in words(name) if w[:1].isupper())
+        if name.lower() not in known and count >= MIN_MENTIONS and proper and not is_period_phrase(name):
+            entities[name.upper()] = EntityFacet(name=name, mentions=count, source="text")
+            known.add(name.lower())
+    ranked = sorted(entities.values(), key=lambda e: -e.mentions)[:MAX_ENTITIES]
+    for code in _codes(stem):
+        match = next((e for e in ranked if code.lower() in e.forms()), None)
+        if match is None:
+            ranked.append(EntityFacet(name=code, mentions=acronyms[code], source="file name"))
+        else:
+            match.aliases_from.append("file name")
+    return ranked
+
+
+def _spelled_by(long_form: str, acronym: str) -> str | None:
+    """The shortest tail of `long_form` whose capitalised words spell `acronym` ("the Department of
+    Homeland Security" → "Department of Homeland Security" for "DHS"), or None."""
+    letters = [ch.lower() for ch in acronym if ch.isupper()]
+    tokens = long_form.replace(",", " ").split()
+    for start in range(len(tokens) - 1, -1, -1):
+        tail = tokens[start:]
+        initials = [t[0].lower() for t in tail if t[:1].isupper()]
+        if initials == letters and tail[0][:1].isupper():
+            return " ".join(tail)
+    return None
+
+
+def _names(flat: str) -> Counter[str]:
+    """Capitalised names written inside sentences (not sentence-initial), counted; function words,
+    months and single letters are not names."""
+    counts: Counter[str] = Counter()
+    for run in _CAPITALISED.findall(flat):
+        name = re.sub(r"['’]s$", "", run.rstrip(".'’,"))
+        parts = name.split()
+        if parts[0].lower() in STOPWORDS or parts[0].lower() in MONTHS or len(name) < 3 or len(parts) > MAX_NAME_WORDS:
+            continue
+        counts[name] += 1
+    return counts
+
+
+def _codes(stem: str) -> Iterable[str]:
+    """Capital-letter codes in a file name ("2022 Q3 AAPL" → "AAPL", "DHS2020" → "DHS")."""
+    for token in _SPLIT.split(stem):
+        if _CODE.fullmatch(token) and not _NUMBERED.fullmatch(token):
+            yield token
+
+
+def _kind(title: str, entities: list[EntityFacet], periods: list[PeriodFacet]) -> str | None:
+    """What the title says the document is, without its names and periods ("THE DHS STRATEGIC PLAN
+    Fiscal Years 2020-2024" → "Strategic Plan")."""
+    rest = title
+    for period in periods:
+        rest = rest.replace(period.label, " ")
+    for label, _, _ in fiscal_years(rest) + year_spans(rest):
+        rest = rest.replace(label, " ")
+    forms = {form for e in entities if e.aliases or e.source == "file name" for form in e.forms()}
+    kept = [
+        w
+        for w in words(rest)
+        if w.lower() not in forms and w.lower() not in STOPWORDS and w.lower() not in PERIOD_WORDS and not w.isdigit()
+    ]
+    return " ".join(w.capitalize() if w.isupper() else w for w in kept) or None

@@ -1,0 +1,143 @@
+"""Documents describe themselves (facets), and questions are resolved against those descriptions.
+
+The documents here are written for the test: reports that differ only by company and quarter,
+where the file name labels a fiscal quarter whose months are not the calendar quarter's, and a
+yearly series labelled by fiscal year.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from core.ingest.facets import describe, heading, identifiers, reads_as_words
+from core.knowledge import DocumentRecord, LoadedDocument, SourceBlock
+from core.orchestrator.steering import Vocabulary, asked_periods, resolve
+
+
+def _filing(company: str, ticker: str, ended: str) -> LoadedDocument:
+    cover = (
+        "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-Q\n"
+        f"QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d)\nFor the quarterly period ended {ended}\n"
+        f"{company} Inc.\n(Exact name of registrant as specified in its charter)\n"
+        f"Common Stock {ticker} The Nasdaq Stock Market LLC\n"
+    )
+    body = " ".join(
+        f"Net sales of {company} rose in the quarter, and {company} kept its outlook. The gross margin of "
+        f"{company} was steady." for _ in range(4)
+    )
+    return LoadedDocument(
+        title="0000320193-22-000070",
+        blocks=[SourceBlock(text=cover, page=1), SourceBlock(text=body, page=2)],
+        media_type="application/pdf",
+    )
+
+
+def _annual(year: int) -> LoadedDocument:
+    text = (
+        f"Office of Widget Standards\nAnnual Performance Report\nFiscal Year {year}\n"
+        "The Office of Widget Standards (OWS) certifies widgets. In this report OWS states its results; "
+        "OWS met most targets, and OWS publishes them each year."
+    )
+    return LoadedDocument(title="OWS", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
+
+
+def _record(doc_id: str, loaded: LoadedDocument, name: str) -> DocumentRecord:
+    facets = describe(loaded, name)
+    return DocumentRecord(
+        doc_id=doc_id,
+        title=facets.title,
+        source_path=name,
+        relative_path=name,
+        media_type=loaded.media_type,
+        content_hash=doc_id,
+        facets=facets,
+    )
+
+
+def _vocabulary() -> Vocabulary:
+    return Vocabulary(
+        [
+            _record("orch-q3", _filing("Orchard", "ORCH", "June 25, 2022"), "2022 Q3 ORCH.pdf"),
+            _record("orch-q4", _filing("Orchard", "ORCH", "September 24, 2022"), "2022 Q4 ORCH.pdf"),
+            _record("brmx-q3", _filing("Bramble", "BRMX", "September 30, 2022"), "2022 Q3 BRMX.pdf"),
+            _record("brmx-q4", _filing("Bramble", "BRMX", "December 31, 2022"), "2022 Q4 BRMX.pdf"),
+            _record("ows-2019", _annual(2019), "2019-annual-report.pdf"),
+            _record("ows-2020", _annual(2020), "2020-annual-report.pdf"),
+            _record("ows-2022", _annual(2022), "2022-annual-report.pdf"),
+        ]
+    )
+
+
+def test_a_filing_describes_itself_from_its_cover_and_file_name() -> None:
+    facets = describe(_filing("Orchard", "ORCH", "June 25, 2022"), "2022 Q3 ORCH.pdf")
+    assert "0000320193" not in facets.title  # an accession number is not a title
+    assert facets.title.startswith("UNITED STATES SECURITIES AND EXCHANGE COMMISSION")
+    assert "ORCH" in facets.title and "2022 Q3" in facets.title
+    names = {form for entity in facets.entities for form in entity.forms()}
+    assert {"orchard", "orch"} <= names
+    labels = {(p.kind, p.label) for p in facets.periods}
+    assert ("quarter", "2022 Q3") in labels  # the file name's label, in its own words
+    ended = next(p for p in facets.periods if p.kind == "period_end")
+    assert ended.end == dt.date(2022, 6, 25) and ended.quarter == 2  # the months are calendar Q2
+    assert {p.source for p in facets.periods} == {"file name", "page 1"}
+
+
+def test_a_yearly_report_names_its_fiscal_year_and_its_defined_acronym() -> None:
+    facets = describe(_annual(2020), "2020-annual-report.pdf")
+    entity = facets.entities[0]
+    assert entity.name == "Office of Widget Standards" and entity.aliases == ["OWS"]
+    assert [(p.kind, p.start_year) for p in facets.periods] == [("fiscal_year", 2020)]
+    assert facets.title == "Office of Widget Standards (Fiscal Year 2020)"  # the cover's first heading line
+
+
+def test_titles_codes_and_headings() -> None:
+    assert not reads_as_words("DHS2020") and not reads_as_words("0000320193-22-000070")
+    assert reads_as_words("Annual Performance Report Fiscal Year 2016")
+    assert heading("2023\nTHE DHS STRATEGIC PLAN Fiscal Years 2020-2024\nprose follows") == (
+        "THE DHS STRATEGIC PLAN Fiscal Years 2020-2024"
+    )
+    assert identifiers("Aircraft Registration: N5921D  Trial NCT04280705  FY2022 Q3-2022") == ["N5921D", "NCT04280705"]
+
+
+def test_a_company_and_a_quarter_pick_the_filing_labelled_with_them() -> None:
+    vocabulary = _vocabulary()
+    steering = resolve("What was Orchard's gross margin in Q3 2022?", vocabulary)
+    assert steering.doc_ids == ["orch-q3"]  # labelled 2022 Q3 though its quarter ended in June
+    assert steering.period_resolved and steering.missing is None
+    # "bramble" in lower case is a word, not the name: only the quarter picks.
+    assert resolve("bramble q4 2022 net sales", vocabulary).doc_ids == ["brmx-q4", "orch-q4"]
+    assert resolve("What were Bramble's net sales in Q4 2022?", vocabulary).doc_ids == ["brmx-q4"]
+    assert resolve("What did ORCH report for the fourth quarter of 2022?", vocabulary).doc_ids == ["orch-q4"]
+
+
+def test_a_fiscal_year_picks_that_years_report_by_any_form_of_the_name() -> None:
+    vocabulary = _vocabulary()
+    assert resolve("How many widgets did OWS certify in FY 2020?", vocabulary).doc_ids == ["ows-2020"]
+    assert resolve("ows results fy19", vocabulary).doc_ids == ["ows-2019"]
+    assert resolve("What did the Office of Widget Standards meet in fiscal 2022?", vocabulary).doc_ids == ["ows-2022"]
+
+
+def test_a_period_no_document_of_that_name_carries_is_said_with_what_exists() -> None:
+    vocabulary = _vocabulary()
+    steering = resolve("How many widgets did OWS certify in FY 2021?", vocabulary)
+    assert steering.doc_ids is not None and set(steering.doc_ids) == {"ows-2019", "ows-2020", "ows-2022"}
+    assert steering.missing is not None
+    assert "FY 2021" in steering.missing
+    assert "Fiscal Year 2019, Fiscal Year 2020, Fiscal Year 2022" in steering.missing
+    missing = resolve("What was Orchard's gross margin in Q1 2021?", vocabulary).missing
+    assert missing is not None and "2022 Q3" in missing and "2022 Q4" in missing
+
+
+def test_a_name_every_document_carries_is_a_topic_and_steers_nothing() -> None:
+    records = [_record(f"ows-{y}", _annual(y), f"{y}-annual-report.pdf") for y in (2019, 2020, 2022)]
+    steering = resolve("What did OWS certify in FY 2020?", Vocabulary(records))
+    assert steering.doc_ids == ["ows-2020"]  # the period still picks; the name alone would pick all
+    assert not steering.titled
+
+
+def test_periods_a_question_names() -> None:
+    assert [(a.first, a.last, a.quarter) for a in asked_periods("Q3 2022 vs FY19 and 2016")] == [
+        (2022, 2022, 3),
+        (2019, 2019, None),
+        (2016, 2016, None),
+    ]
