@@ -100,8 +100,11 @@ async def test_every_document_says_whom_and_when_it_is_about(app: App) -> None:
         ("What was the gross margin of Bramble in the third quarter of 2022?", "2022 Q3 BRMX.pdf", "27.1"),
         ("BRMX gross margin Q4 2022?", "2022 Q4 BRMX.pdf", "25.8"),
         ("How many widget models did OWS certify in FY 2020?", "2020-annual-performance-report.pdf", "1,377"),
-        ("How many widget models did the Office of Widget Standards certify in FY19?",
-         "2019-annual-performance-report.pdf", "1,204"),
+        (
+            "How many widget models did the Office of Widget Standards certify in FY19?",
+            "2019-annual-performance-report.pdf",
+            "1,204",
+        ),
     ],
 )
 async def test_one_entity_and_one_period_cite_that_document(app: App, question: str, file: str, figure: str) -> None:

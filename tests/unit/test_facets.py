@@ -23,7 +23,8 @@ def _filing(company: str, ticker: str, ended: str) -> LoadedDocument:
     )
     body = " ".join(
         f"Net sales of {company} rose in the quarter, and {company} kept its outlook. The gross margin of "
-        f"{company} was steady." for _ in range(4)
+        f"{company} was steady."
+        for _ in range(4)
     )
     return LoadedDocument(
         title="0000320193-22-000070",
