@@ -114,10 +114,28 @@ async def steer(
 ) -> Steering:
     """The documents the question names: by their facets, or by their titles when they have none."""
     if vocabulary:
-        return resolve(question, vocabulary)
+        resolved = resolve(question, vocabulary)
+        # Names no facet carries (a short report's "Contoso") are still looked for in titles.
+        rest = [n for n in resolved.names if not n.period and n.text not in resolved.titled]
+        if not rest:
+            return resolved
+        by_title = await _by_titles(rest, backend, filters, vector)
+        if not by_title.doc_ids:
+            return resolved
+        chosen = set(by_title.doc_ids)
+        if resolved.doc_ids:
+            chosen = chosen & set(resolved.doc_ids) or set(resolved.doc_ids)
+        return resolved.model_copy(
+            update={"doc_ids": sorted(chosen), "titled": [*resolved.titled, *by_title.titled], "by_facets": True}
+        )
     names = names_in(question)
     if not names:
         return Steering()
+    return await _by_titles(names, backend, filters, vector)
+
+
+async def _by_titles(names: list[Name], backend: SearchBackend, filters: SearchFilters, vector: Embeddings) -> Steering:
+    """The documents whose titles carry the names (all of those names that any title carries)."""
     per_name: dict[str, set[str]] = {}
     for name in names:
         hits = await backend.search_text(" ".join([name.text, *name.variants]), filters, NAME_SEARCH_HITS, vector)
@@ -160,10 +178,8 @@ class Vocabulary:
                     self.names.setdefault(form, entity.name)
                     if named or form.isupper() or entity.name.isupper():
                         strong.add(form)
-            for identifier in facets.identifiers:
-                forms.setdefault(identifier.value.lower(), set()).add(doc_id)
-                self.names.setdefault(identifier.value.lower(), identifier.value)
-                strong.add(identifier.value.lower())
+            # Ids a cover lists are not a filter: other documents name the same model in their text
+            # (a service manual's K-450), so ids narrow the evidence instead (`naming_all`).
         # A form most documents carry is what the collection is about, not whom one document is about.
         shared = {f: ids for f, ids in forms.items() if len(ids) <= STEERING_SHARE * self.total}
         # A one-word name a document writes often ("Apple", "Plan") is a name only where the documents
