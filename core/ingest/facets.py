@@ -85,9 +85,11 @@ def describe(loaded: LoadedDocument, file_name: str) -> DocumentFacets:
 
 
 def reads_as_words(title: str) -> bool:
-    """A title of two or more words of letters ("Annual Performance Report"), not a code such as
-    "DHS2020" or an accession number "0000320193-22-000070" that a PDF's metadata may hold."""
-    return sum(1 for w in words(title) if w.isalpha() and len(w) > 1) >= 2
+    """False for a title that is a code: one token without a lower-case letter, such as "DHS2020", an
+    SEC accession number "0000320193-22-000070" or "OWS", which PDF metadata may hold; a heading of
+    one word ("Fleet") or of several is the document's own title."""
+    text = title.strip()
+    return bool(text) and (any(ch.isspace() for ch in text) or any(ch.islower() for ch in text))
 
 
 def heading(cover: str) -> str | None:
@@ -97,7 +99,11 @@ def heading(cover: str) -> str | None:
     for index, line in enumerate(lines[:12]):
         tokens = line.split()
         letters = sum(ch.isalpha() for ch in line)
-        if not reads_as_words(line) or len(tokens) > 14 or letters < 0.6 * len(line.replace(" ", "")):
+        if (
+            sum(1 for w in words(line) if w.isalpha() and len(w) > 1) < 2
+            or len(tokens) > 14
+            or letters < 0.6 * len(line.replace(" ", ""))
+        ):
             continue
         if len(tokens) <= 3 and index + 1 < len(lines) and len(lines[index + 1].split()) <= 10:
             return f"{line} {lines[index + 1]}"

@@ -93,7 +93,8 @@ def test_a_yearly_report_names_its_fiscal_year_and_its_defined_acronym() -> None
 
 def test_titles_codes_and_headings() -> None:
     assert not reads_as_words("DHS2020") and not reads_as_words("0000320193-22-000070")
-    assert reads_as_words("Annual Performance Report Fiscal Year 2016")
+    assert reads_as_words("Annual Performance Report Fiscal Year 2016") and reads_as_words("Fleet")
+    assert not reads_as_words("OWS")
     assert heading("2023\nTHE DHS STRATEGIC PLAN Fiscal Years 2020-2024\nprose follows") == (
         "THE DHS STRATEGIC PLAN Fiscal Years 2020-2024"
     )
