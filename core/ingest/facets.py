@@ -186,16 +186,14 @@ def _with_period(title: str, periods: list[PeriodFacet]) -> str:
 
 
 def _with_name(title: str, entities: list[EntityFacet]) -> str:
-    """The title, followed by the name the document is about when the title does not say it
-    ("Strategic Plan FY 2022 – 2026" → "… — Health and Human Services"), so that search and
-    citations see whom a document is about. That name is the one its file name codes (people name
-    files by whom they are about), else the acronym it defines and uses most."""
+    """The title, followed by the name its file name codes when the title does not say it
+    ("Strategic Plan FY 2022 – 2026" in `HHS2022.pdf` → "… — Health and Human Services"): people
+    name files by whom they are about. A name the text merely defines is not added: minutes define
+    the committee that writes them, and a title carrying it would make every minute look "about" it."""
     named = [e for e in entities if e.source == "file name" or "file name" in e.aliases_from]
-    defined = [e for e in entities if e.aliases]
-    candidates = named or defined
-    if not candidates:
+    if not named:
         return title
-    top = candidates[0]
+    top = named[0]
     lowered = f" {' '.join(words(title)).lower()} "
     return title if any(f" {form} " in lowered for form in top.forms()) else f"{title} — {top.name}"
 

@@ -28,6 +28,9 @@ from core.understanding import MONTHS, quarter_mentions, quarter_window, quarter
 from core.understanding.periods import fiscal_years
 
 NAME_SEARCH_HITS = 50
+TOPIC_SEARCH_HITS = 200
+"""Passages read to tell a name from a topic: enough that documents which only write the name (and do
+not carry it as a facet, nor in their title) show among them."""
 STEERING_SHARE = 0.5
 _DAYS = {d.lower() for d in calendar.day_name}
 
@@ -114,7 +117,7 @@ async def steer(
 ) -> Steering:
     """The documents the question names: by their facets, or by their titles when they have none."""
     if vocabulary:
-        resolved = resolve(question, vocabulary)
+        resolved = resolve(question, vocabulary, await _topics(question, vocabulary, backend, filters, vector))
         # Names no facet carries (a short report's "Contoso") are still looked for in titles.
         rest = [n for n in resolved.names if not n.period and n.text not in resolved.titled]
         if not rest:
@@ -125,9 +128,7 @@ async def steer(
         chosen = set(by_title.doc_ids)
         if resolved.doc_ids:
             chosen = chosen & set(resolved.doc_ids) or set(resolved.doc_ids)
-        return resolved.model_copy(
-            update={"doc_ids": sorted(chosen), "titled": [*resolved.titled, *by_title.titled], "by_facets": True}
-        )
+        return resolved.model_copy(update={"doc_ids": sorted(chosen), "titled": [*resolved.titled, *by_title.titled]})
     names = names_in(question)
     if not names:
         return Steering()
@@ -200,7 +201,23 @@ def _tokens(text: str) -> list[str]:
     return [re.sub(r"['’]s$", "", w) for w in words(text)]
 
 
-def _spans(question: str, vocabulary: Vocabulary) -> list[tuple[int, int, str]]:
+async def _topics(
+    question: str, vocabulary: Vocabulary, backend: SearchBackend, filters: SearchFilters, vector: Embeddings
+) -> set[str]:
+    """The question's names that are topics of the collection: most documents that write them do not
+    carry them as a facet ("Federal Open Market Committee", defined in some minutes, written in all)."""
+    topics: set[str] = set()
+    for _, _, form in _spans(question, vocabulary):
+        forms = sorted(_forms_of(form, vocabulary), key=len, reverse=True)
+        hits = await backend.search_text(" ".join(forms), filters, TOPIC_SEARCH_HITS, vector)
+        named = {h.segment.doc_id for h in hits if mentions(f"{h.segment.title} {h.segment.text}", forms)}
+        carried = set().union(*(vocabulary.forms.get(f, set()) for f in forms))
+        if named and len(named & carried) < STEERING_SHARE * len(named):
+            topics.add(form)
+    return topics
+
+
+def _spans(question: str, vocabulary: Vocabulary, topics: set[str] | None = None) -> list[tuple[int, int, str]]:
     """Where the question writes a form of a facet name, longest first, overlaps dropped. A one-word
     form that is not all capitals must be written capitalised ("Apple", not "apple pie"); acronyms
     and longer names match in any case ("opm", "office of personnel management")."""
@@ -208,6 +225,8 @@ def _spans(question: str, vocabulary: Vocabulary) -> list[tuple[int, int, str]]:
     lowered = [t.lower() for t in tokens]
     found: list[tuple[int, int, str]] = []
     for form in vocabulary.forms:
+        if topics and form in topics:
+            continue
         parts = [t.lower() for t in _tokens(form)]
         if not parts:
             continue
@@ -269,10 +288,11 @@ def _covered(periods: list[PeriodFacet]) -> str:
     return ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
 
 
-def resolve(question: str, vocabulary: Vocabulary) -> Steering:
-    """The documents a question names by whom and by when, against the collection's own facets."""
+def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = None) -> Steering:
+    """The documents a question names by whom and by when, against the collection's own facets
+    (`topics`: names the collection writes everywhere, which pick nothing)."""
     names = names_in(question)
-    spans = _spans(question, vocabulary)
+    spans = _spans(question, vocabulary, topics)
     resolved: list[str] = []
     entity_sets: list[set[str]] = []
     for _, _, form in spans:
