@@ -28,9 +28,10 @@ from core.understanding import MONTHS, quarter_mentions, quarter_window, quarter
 from core.understanding.periods import fiscal_years
 
 NAME_SEARCH_HITS = 50
-TOPIC_SEARCH_HITS = 200
-"""Passages read to tell a name from a topic: enough that documents which only write the name (and do
-not carry it as a facet, nor in their title) show among them."""
+TOPIC_SEARCH_HITS = 5000
+"""Passages read to tell a name from a topic: enough that the documents which only write the name
+show among them (440 of the 468 FOMC documents for "FOMC"; 0.4 s there, once per name while the
+vocabulary is cached)."""
 STEERING_SHARE = 0.5
 _DAYS = {d.lower() for d in calendar.day_name}
 
@@ -167,6 +168,7 @@ class Vocabulary:
 
     def __init__(self, documents: list[DocumentRecord]) -> None:
         self.facets: dict[str, DocumentFacets] = {d.doc_id: d.facets for d in documents if d.facets is not None}
+        self.topics: dict[str, bool] = {}  # a form's topic test, once per vocabulary
         self.total = len(documents)
         forms: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
@@ -208,11 +210,16 @@ async def _topics(
     carry them as a facet ("Federal Open Market Committee", defined in some minutes, written in all)."""
     topics: set[str] = set()
     for _, _, form in _spans(question, vocabulary):
+        if form in vocabulary.topics:
+            if vocabulary.topics[form]:
+                topics.add(form)
+            continue
         forms = sorted(_forms_of(form, vocabulary), key=len, reverse=True)
         hits = await backend.search_text(" ".join(forms), filters, TOPIC_SEARCH_HITS, vector)
         named = {h.segment.doc_id for h in hits if mentions(f"{h.segment.title} {h.segment.text}", forms)}
         carried = set().union(*(vocabulary.forms.get(f, set()) for f in forms))
-        if named and len(named & carried) < STEERING_SHARE * len(named):
+        vocabulary.topics[form] = bool(named) and len(named & carried) < STEERING_SHARE * len(named)
+        if vocabulary.topics[form]:
             topics.add(form)
     return topics
 
