@@ -26,6 +26,7 @@ from core.knowledge import DocumentFacets, EntityFacet, IdentifierFacet, LoadedD
 from core.text import STOPWORDS, words
 from core.understanding import MONTHS, quarters, read_date, years
 from core.understanding.periods import (
+    PERIOD_CODE,
     PERIOD_WORDS,
     fiscal_years,
     is_period_phrase,
@@ -53,9 +54,6 @@ _DEFINITION = re.compile(
 _CAPITALISED = re.compile(r"(?<=[a-z,;:] )[A-Z][A-Za-z&.'’-]+(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][A-Za-z&.'’-]+)*")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 _IDENTIFIER = re.compile(r"\b[A-Z]{1,6}-?\d{2,}[A-Z\d-]*\b")
-_NOT_AN_IDENTIFIER = re.compile(r"(?:FY|Q[1-4]|H[12]|CY)-?\d+", re.IGNORECASE)
-_CODE = re.compile(r"[A-Z]{2,8}")
-_NUMBERED = re.compile(r"[QH]\d|FY|CY")
 _SPLIT = re.compile(r"[\s_\-.]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 _FULL_DATE = re.compile(r"(?<!\d)\d{4}[-_.]\d{2}[-_.]\d{2}(?!\d)|(?<!\d)\d{8}(?!\d)")
 
@@ -114,7 +112,7 @@ def heading(cover: str) -> str | None:
 def identifiers(cover: str) -> list[str]:
     """Codes of capitals and digits on the cover ("N5921D", "NCT04280705", "K-450"), first seen first;
     fiscal-year and quarter codes are periods, not identifiers."""
-    found = [m for m in _IDENTIFIER.findall(cover) if not _NOT_AN_IDENTIFIER.fullmatch(m)]
+    found = [m for m in _IDENTIFIER.findall(cover) if not PERIOD_CODE.fullmatch(m)]
     return list(dict.fromkeys(found))[:MAX_IDENTIFIERS]
 
 
@@ -254,7 +252,7 @@ def _names(flat: str) -> Counter[str]:
 def _codes(stem: str) -> Iterable[str]:
     """Capital-letter codes in a file name ("2022 Q3 AAPL" → "AAPL", "DHS2020" → "DHS")."""
     for token in _SPLIT.split(stem):
-        if _CODE.fullmatch(token) and not _NUMBERED.fullmatch(token):
+        if _ACRONYM.fullmatch(token) and not PERIOD_CODE.fullmatch(token):
             yield token
 
 

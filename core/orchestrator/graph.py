@@ -77,7 +77,6 @@ class AnswerGraph:
             structured=StructuredPlanner(backend=backend, embedder=embedder),
             llm=llm,
             documents=documents,
-            clock=clock,
         )
         self._recovery = Recovery(llm=llm)
         self._writer = AnswerWriter(embedder=embedder, calibration=calibration, llm=llm)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from core.calibration import Calibration
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
 from core.llm.gateway import LlmGateway
@@ -9,7 +11,7 @@ from core.orchestrator.state import GraphState
 from core.orchestrator.steering import Vocabulary, steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
 from core.orchestrator.support import TOP_PASSAGES, passages_support, support_score
-from core.ports import Clock, DocumentRegistry, Embedder, Embeddings, SearchBackend
+from core.ports import DocumentRegistry, Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
 
 # The structured route answers alone only when its query covers at least this share of the
@@ -51,10 +53,8 @@ class Planner:
         structured: StructuredPlanner,
         llm: LlmGateway,
         documents: DocumentRegistry | None = None,
-        clock: Clock | None = None,
     ) -> None:
         self._documents = documents
-        self._clock = clock
         self._vocabularies: dict[tuple[str, ...] | None, tuple[float, int, Vocabulary]] = {}
         self._backend = backend
         self._calibration = calibration
@@ -137,9 +137,9 @@ class Planner:
         if self._documents is None:
             return None
         key = tuple(sorted(collections)) if collections is not None else None
-        now = self._clock.now().timestamp() if self._clock else 0.0
+        now = time.monotonic()  # a cache's age, not a date: the injected clock may stand still
         cached = self._vocabularies.get(key)
-        if cached and cached[1] == documents and now - cached[0] < VOCABULARY_TTL_S and self._clock:
+        if cached and cached[1] == documents and now - cached[0] < VOCABULARY_TTL_S:
             return cached[2]
         records = await self._documents.list_documents()
         readable = [r for r in records if collections is None or r.collection in collections]

@@ -56,6 +56,9 @@ _ENDED = re.compile(
 )
 
 
+PERIOD_CODE = re.compile(r"(?:FY|CY|Q[1-4]|H[12])-?\d*", re.IGNORECASE)
+"""A period written as a code ("FY2022", "Q3", "H1", "FY"): never a name or an id."""
+
 PERIOD_WORDS = frozenset({"fiscal", "year", "years", "fy", "fys", "quarter", "quarterly", "period", "ended", "ending"})
 """The words the period patterns above are made of: they name when, never what or whom."""
 
