@@ -13,7 +13,9 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 # Capitalised words in a row, with the small words names keep ("Board of Governors").
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
 
-# Function words that carry no topic; kept short on purpose (key terms, not BM25).
+# The core's one stop-list: words that carry no topic. Function words, and words that say how or
+# when to answer rather than what about ("list", "total", "latest", "how many"): a question's
+# content terms are its other words, and no source must repeat these to support an answer.
 STOPWORDS = frozenset(
     """
     a about above after again all also am an and any are as at be because been before being
@@ -21,9 +23,12 @@ STOPWORDS = frozenset(
     had has have having he her here hers him his how i if in into is it its itself just me more
     most my no nor not now of off on once only or other our ours out over own please same she
     should so some such than that the their theirs them then there these they this those through
-    to too under until up very was we were what when where which while who whom why will with
-    would you your yours tell show give find know list get let want need say says said does
-    anything something everything thing things much many
+    to too under until up very was we were what when where which while who whom whose why will with
+    would you your yours tell show give find know list get let want need say says said
+    anything something everything thing things much many ever every per ok okay
+    current currently latest newest recent recently today new old often year years yearly
+    display name names item items total sum average mean count number spend spent
+    explain describe summarise summarize
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -41,18 +46,17 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def term_root(word: str) -> str:
-    """A crude inflection-insensitive form of a word, for matching key terms in cited text."""
-    w = word.lower()
-    for suffix in ("ies", "ing", "ed", "es", "s"):
-        if len(w) > len(suffix) + 3 and w.endswith(suffix):
-            return w[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return w
-
-
 def stems(tokens: list[str]) -> list[str]:
-    """Snowball (Porter 2) stems, lower-cased: "dissenters" and "dissented" are both "dissent"."""
+    """Snowball (Porter 2) stems, lower-cased: "dissenters" and "dissented" are both "dissent".
+
+    The core's one stemmer: every comparison of words "up to inflection" goes through it.
+    """
     return list(Stemmer.Stemmer("english").stemWords([t.lower() for t in tokens]))
+
+
+def stem(word: str) -> str:
+    """The Snowball stem of one word, lower-cased ("prices" and "priced" are both "price")."""
+    return stems([word])[0]
 
 
 def initials(text: str) -> set[str]:
@@ -68,8 +72,11 @@ def key_terms(text: str) -> list[str]:
     """Content words of a question, lower-cased and de-duplicated, in order."""
     seen: dict[str, None] = {}
     for word in words(text):
-        lowered = word.lower()
-        if lowered in STOPWORDS or (len(lowered) < 3 and not lowered.isdigit()):
+        bare = re.sub(r"['’]s$", "", word)  # "OPM's" is "opm"
+        lowered = bare.lower()
+        # Two letters are a word only as an acronym ("VA", "EU") or a number.
+        short = len(lowered) < 3 and not lowered.isdigit() and not (bare.isupper() and len(bare) == 2)
+        if lowered in STOPWORDS or short:
             continue
         seen.setdefault(lowered, None)
     return list(seen)

@@ -25,13 +25,13 @@ from core.knowledge import (
     VectorScope,
 )
 from core.ports import Embeddings
-from core.text import STOPWORDS, normalize_label, term_root, words
+from core.text import STOPWORDS, normalize_label, stem, words
 
 DIMENSION = 512
 
 
 def _terms(text: str) -> list[str]:
-    return [term_root(w) for w in words(text) if w.lower() not in STOPWORDS]
+    return [stem(w) for w in words(text) if w.lower() not in STOPWORDS]
 
 
 COMMON_WORDS = frozenset(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from core.llm.gateway import CONTINUE
 from core.prompts import clarification, reflection, reformulate, route, summary, synthesis
-from core.text import key_terms, split_sentences, term_root, words
+from core.text import key_terms, split_sentences, stem, words
 
 SOURCE = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\Z)", re.MULTILINE | re.DOTALL)
 
@@ -67,12 +67,12 @@ def follow(messages: Sequence[tuple[str, str]]) -> str:
 
 
 def _roots(text: str) -> set[str]:
-    return {term_root(w) for w in words(text)}
+    return {stem(w) for w in words(text)}
 
 
 def _answer(question: str, prompt: str) -> str:
     """Up to three cited sentences sharing most key terms with the question, each source's best first."""
-    wanted = {term_root(t) for t in key_terms(question)}
+    wanted = {stem(t) for t in key_terms(question)}
     scored: list[tuple[int, int, str]] = []
     for match in SOURCE.finditer(prompt.split("\n\nQuestion: ")[0].removeprefix("Sources:\n")):
         n, text = int(match.group(1)), match.group(2)
@@ -99,8 +99,8 @@ def _judge(prompt: str) -> str:
         terms = key_terms(question)
         if not terms:
             return 1.0
-        found = [t for t in terms if term_root(t) in body]
+        found = [t for t in terms if stem(t) in body]
         return round(0.5 + 0.5 * len(found) / len(terms), 3)
 
-    missing = [t for t in key_terms(original) if term_root(t) not in body]
+    missing = [t for t in key_terms(original) if stem(t) not in body]
     return json.dumps({"support_original": support(original), "support_revised": support(revised), "missing": missing})

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import operator
-import re
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -12,7 +12,7 @@ from rapidfuzz import fuzz
 
 from adapters.annotations.units import UnitNormalizer
 from core.knowledge import AggregateFunction, AggregateRow, Annotation, AnnotationQuery, NumericFilter
-from core.text import normalize_label, term_root
+from core.text import normalize_label, stem, stems, words
 
 # A label matches when it is lexically close, or its embedding is this close; the single
 # best-embedding label also matches from BEST_LABEL_SIMILARITY ("qty" → "Quantity" at 0.49,
@@ -111,8 +111,8 @@ def select(
             continue
         if not all(_contains(annotation, column, needle, labels) for column, needle in query.contains.items()):
             continue
-        haystack = _haystack(annotation)
-        if not all(re.search(rf"\b{re.escape(term_root(word))}", haystack) for word in query.text):
+        haystack = _stems(_haystack(annotation))
+        if not all(stem(word) in haystack for word in query.text):
             continue
         out.append(annotation)
     return out
@@ -122,6 +122,12 @@ def _haystack(annotation: Annotation) -> str:
     """What free-text terms match: a fact's value and document, a row's cell values and document."""
     cells = annotation.value if annotation.kind == "fact" else " ".join(annotation.properties.values())
     return f"{cells} {annotation.title} {annotation.section or ''}".lower()
+
+
+@functools.lru_cache(maxsize=65536)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of a text's words, so that free-text terms match up to inflection (core.text.stem)."""
+    return frozenset(stems(words(text)))
 
 
 def _contains(annotation: Annotation, column: str, needle: str, labels: Mapping[str, set[str]]) -> bool:

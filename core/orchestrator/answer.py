@@ -23,7 +23,7 @@ from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
-from core.text import term_root
+from core.text import stem
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -134,8 +134,8 @@ class AnswerWriter:
             # the structured query understood (fields, values, numbers).
             share_original = share_revised = state.structured.coverage(original)
             relevance = [max(r, share_original) for r in relevance]
-            missed = {term_root(t) for t in state.structured.unmatched}
-            found |= {t for t in terms_original if term_root(t) not in missed}
+            missed = {stem(t) for t in state.structured.unmatched}
+            found |= {t for t in terms_original if stem(t) not in missed}
         support_original = support_score(share_original, relevance[0])
         support_revised = support_score(share_revised, relevance[1])
         missing = [t for t in terms_original if t not in found]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.contracts import Citation, Evidence, TableResult
 from core.orchestrator.state import Draft, GraphState
 from core.orchestrator.tables import format_number
-from core.text import normalize_label, term_root
+from core.text import normalize_label, stem
 
 PREVIEW_ROWS = 5
 LOOKUP_ROWS = 3
@@ -73,11 +73,9 @@ def structured_draft(state: GraphState) -> Draft:
 
 def _asked_columns(columns: list[str], fields: list[str]) -> list[int]:
     """The columns a question names ("weigh" → `Weight (kg)`), never the first (the row's name)."""
-    wanted = {term_root(normalize_label(f)) for f in fields}
+    wanted = {stem(normalize_label(f)) for f in fields}
     return [
-        i
-        for i, column in enumerate(columns)
-        if i > 0 and wanted & {term_root(w) for w in normalize_label(column).split()}
+        i for i, column in enumerate(columns) if i > 0 and wanted & {stem(w) for w in normalize_label(column).split()}
     ]
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 from core.contracts import OrchestrationResult
 from core.records import ConversationState, PendingClarification, ThreadMemory
-from core.text import split_sentences, words
+from core.text import STOPWORDS, split_sentences, words
 from core.understanding import DATE_PHRASE, is_date_word
 
 Command = Literal["more", "export", "new_topic"]
@@ -23,7 +23,6 @@ _COMMANDS: list[tuple[re.Pattern[str], Command]] = [
     (re.compile(r"^(export|download)( (that|the|this) (table|list|result))?( as csv)?[.!]?$", re.I), "export"),
     (re.compile(r"^(new topic|start over|reset)[.!]?$", re.I), "new_topic"),
 ]
-_FILLER = {"only", "just", "the", "for", "in", "from", "please", "and", "of", "what", "about", "then", "ok", "okay"}
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ def _constraint_only(text: str, pending: PendingClarification | None) -> bool:
     stripped = text.strip().rstrip("?.!").strip()
     if pending and any(choice.lower() == stripped.lower() for choice in pending.choices):
         return True
-    tokens = [w for w in words(stripped) if w.lower() not in _FILLER]
+    tokens = [w for w in words(stripped) if w.lower() not in STOPWORDS]
     if not 1 <= len(tokens) <= 3:
         return False
     starts = stripped.lower().split(" ", 1)[0] in ("only", "just")

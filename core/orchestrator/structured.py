@@ -8,9 +8,9 @@ from pydantic import Field
 
 from core.contracts import Contract, IntakeResult, SearchFilters
 from core.knowledge import AggregateFunction, AnnotationQuery, NumericFilter
-from core.orchestrator.support import REQUEST_WORDS, content_terms
+from core.orchestrator.support import content_terms
 from core.ports import Embedder, SearchBackend
-from core.text import normalize_label, term_root
+from core.text import STOPWORDS, normalize_label, stem
 from core.understanding import is_date_word, usual_field
 
 _AGGREGATES: list[tuple[re.Pattern[str], AggregateFunction]] = [
@@ -37,32 +37,6 @@ _FIELD_WORDS = {
     "efficient": "efficiency",
     "long": "length",
 }
-# Words that name the request, not its content.
-_GENERIC = {
-    "list",
-    "show",
-    "find",
-    "give",
-    "many",
-    "much",
-    "all",
-    "every",
-    "which",
-    "what",
-    "item",
-    "items",
-    "per",
-    "each",
-    "year",
-    "years",
-    "yearly",
-    "total",
-    "average",
-    "mean",
-    "sum",
-    "count",
-    "number",
-}
 
 
 class StructuredQuery(Contract):
@@ -81,8 +55,8 @@ class StructuredQuery(Contract):
         terms = content_terms(question)
         if not terms:
             return 1.0
-        missed = {term_root(t) for t in self.unmatched}
-        return sum(term_root(t) not in missed for t in terms) / len(terms)
+        missed = {stem(t) for t in self.unmatched}
+        return sum(stem(t) not in missed for t in terms) / len(terms)
 
 
 class StructuredPlanner:
@@ -115,8 +89,7 @@ class StructuredPlanner:
             if (
                 is_date_word(term)
                 or (term.isdigit() and len(term) == 4)
-                or term in _GENERIC
-                or term in REQUEST_WORDS
+                or term in STOPWORDS
                 or word in constraint_words
             ):
                 continue
@@ -179,7 +152,7 @@ class StructuredPlanner:
 def _lexically(term: str, label: str) -> bool:
     """The term is one of the label's words ("weight" in "weight kg"), not just letters inside one."""
     target = normalize_label(term)
-    return target == label or term_root(target) in {term_root(word) for word in label.split()}
+    return target == label or stem(target) in {stem(word) for word in label.split()}
 
 
 def aggregate_of(text: str) -> tuple[AggregateFunction | None, str | None]:

@@ -17,30 +17,23 @@ from core.calibration import Calibration
 from core.orchestrator.guardrails import REDACTION_MARK
 from core.text import initials, key_terms, stems, words
 from core.understanding import answer_kind, holds, is_date_word, measure_words
+from core.understanding.periods import PERIOD_WORDS
 
-# Words that say how to answer or when, not what about: they are never "missing" from a source.
 TOP_PASSAGES = 3
-REQUEST_WORDS = frozenset(
-    """
-    current currently latest newest recent recently now today new old often
-    list show find give display name names many much total sum average mean count number spend spent
-    which what who whom whose when where how why does did do ever
-    please tell explain describe summarise summarize
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
 
 
 def content_terms(question: str) -> list[str]:
-    """The words of a question that name its subject: key terms less request words, numbers and dates.
+    """The words of a question that name its subject: key terms (no stop-words) less numbers and dates.
 
-    Dates are not words a source must repeat: the date window and steering see to them; nor is
+    Dates and period words ("FY", "fiscal") are not words a source must repeat: the date window and
+    steering see to them; nor is
     the measure a "how far" asks for, nor the mark left where personal data was redacted.
     """
-    asking = REQUEST_WORDS | measure_words(question)
+    asking = measure_words(question)
     return [
         t
         for t in key_terms(REDACTION_MARK.sub(" ", question))
-        if t not in asking and not t.replace(".", "").isdigit() and not is_date_word(t)
+        if t not in asking and not t.replace(".", "").isdigit() and not is_date_word(t) and t not in PERIOD_WORDS
     ]
 
 

@@ -6,7 +6,9 @@ import pytest
 
 from core.calibration import Calibration, band_for, reason_for_band
 from core.fusion import reciprocal_rank_fusion
-from core.text import key_terms, normalize_text, snippet, split_sentences, term_root
+from core.orchestrator.extractive import readable
+from core.orchestrator.steering import names_in
+from core.text import key_terms, normalize_text, snippet, split_sentences, stem
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
@@ -21,11 +23,27 @@ def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
 
 def test_key_terms_drop_stopwords_and_duplicates() -> None:
     assert key_terms("What is the hotel limit for the hotel in 2024?") == ["hotel", "limit", "2024"]
+    # One stop-list: request words ("latest", "total") and possessives go too.
+    assert key_terms("What is OPM's latest total headcount?") == ["opm", "headcount"]
+    assert key_terms("What is the VA's target in FY 22? Is it on track?") == ["va", "target", "fy", "22", "track"]
 
 
-def test_term_root_matches_simple_inflections() -> None:
-    assert term_root("policies") == term_root("policy") == "policy"
-    assert term_root("receipts") == term_root("receipt")
+def test_contents_entries_are_not_answer_sentences() -> None:
+    assert readable("Workforce ......................... 27") == ""
+    assert readable("Regulation & Research . . . . . 14") == ""
+    assert readable("| Width | 1,134 mm |") == "Width: 1,134 mm"
+    assert readable("The limit is EUR 150 a night.") == "The limit is EUR 150 a night."
+
+
+def test_names_keep_their_small_words() -> None:
+    texts = [n.text for n in names_in("How many staff does the Department of Energy have, per Northwind and Contoso?")]
+    assert texts == ["Department of Energy", "Northwind", "Contoso"]
+
+
+def test_stem_matches_inflections() -> None:
+    assert stem("policies") == stem("policy") == "polici"
+    assert stem("receipts") == stem("receipt")
+    assert stem("priced") == stem("prices") == stem("Price")
 
 
 def test_snippet_is_bounded_and_cut_at_a_word() -> None:
