@@ -103,6 +103,9 @@ def recent_since(state: GraphState) -> dt.date | None:
 
 def after_newest(state: GraphState) -> bool:
     """The dates asked begin after the newest document: no document can report them, and no
-    older one may stand in for them ("the September meeting" when the newest is from July)."""
+    older one may stand in for them ("the September meeting" when the newest is from July). A period
+    the documents' own labels cover is not after them, whatever their dates: a strategic plan for
+    FY 2022–2026, dated 2022, covers 2026."""
     start = state.plan.date_start if state.plan is not None else None
-    return start is not None and state.newest is not None and start > state.newest
+    covered = state.steering.period_resolved
+    return start is not None and state.newest is not None and start > state.newest and not covered

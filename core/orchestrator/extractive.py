@@ -8,6 +8,7 @@ William Poole" for "who voted against?".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.calibration import Calibration
@@ -121,8 +122,14 @@ def _figures(tokens: set[str]) -> set[str]:
     return {t for t in tokens if any(c.isdigit() for c in t)}
 
 
+_LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
+
+
 def readable(sentence: str) -> str:
-    """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`."""
+    """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`; a contents entry
+    ("Workforce ........ 27", leader dots to a page number) points at an answer and is none ("")."""
+    if _LEADER.search(sentence):
+        return ""
     if sentence.startswith("|"):
         cells = [c.strip() for c in sentence.strip("|").split("|")]
         if all(set(c) <= set("-: ") for c in cells):

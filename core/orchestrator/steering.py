@@ -25,7 +25,7 @@ from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
 from core.text import STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
-from core.understanding.periods import fiscal_years
+from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years
 
 NAME_SEARCH_HITS = 50
 TOPIC_SEARCH_HITS = 5000
@@ -33,7 +33,11 @@ TOPIC_SEARCH_HITS = 5000
 show among them (440 of the 468 FOMC documents for "FOMC"; 0.4 s there, once per name while the
 vocabulary is cached)."""
 STEERING_SHARE = 0.5
+WRITERS_SEEN = 0.5
+"""A name's writers are known when fewer than this share of its search hits write it: the rest of the
+hits are passages near in meaning, so every passage that writes the name was among them."""
 _DAYS = {d.lower() for d in calendar.day_name}
+_NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
 
 
 class Name(Contract):
@@ -61,10 +65,14 @@ class Steering(Contract):
     missing: str | None = None  # a period asked that none of the named documents covers, and what they cover
     period_resolved: bool = False  # the period asked was found by the documents' own labels, not by dates
     by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
+    writers: dict[str, list[str]] = Field(default_factory=dict)
+    """Acronyms no facet or title carries that only a few passages write, with the documents that do:
+    an answer about "NASA's goals" must cite a passage that mentions NASA, not another agency's plan."""
 
     def required(self) -> list[Name]:
-        """What cited evidence must mention: names some title carries, and every quarter named."""
-        return [n for n in self.names if n.text in self.titled or n.period]
+        """What cited evidence must mention: names some title carries, names only a few passages
+        write, and every quarter named."""
+        return [n for n in self.names if n.text in self.titled or n.text in self.writers or n.period]
 
 
 def names_in(question: str) -> list[Name]:
@@ -80,16 +88,22 @@ def names_in(question: str) -> list[Name]:
     for index, token in enumerate([*tokens, ""]):
         bare = re.sub(r"'s?$", "", token)
         lower = bare.lower()
+        when = PERIOD_CODE.fullmatch(bare) is not None or lower in PERIOD_WORDS  # "FY", "fy2018", "Fiscal"
         proper = (
             index > 0
             and bare[:1].isupper()
             and lower not in STOPWORDS
             and lower not in MONTHS
             and lower not in _DAYS
-            and not re.fullmatch(r"q[1-4]", lower)
+            and not when
         )
-        product = _is_product_id(lower)
+        product = _is_product_id(lower) and not when
         if proper and not product:
+            run.append(bare)
+            continue
+        # A name keeps its small words between capitalised ones ("Department of Energy").
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if run and lower in _NAME_JOINERS and following[:1].isupper():
             run.append(bare)
             continue
         if run:
@@ -102,6 +116,12 @@ def names_in(question: str) -> list[Name]:
     for name in found:
         unique.setdefault(name.text.lower(), name)
     return list(unique.values())
+
+
+def _acronym(text: str) -> bool:
+    """One word in capitals ("NASA", "VA"): how an organisation is named in passing. Longer phrases
+    ("Acting Secretary") are matched too loosely by their words to require them in a passage."""
+    return " " not in text and text.isupper() and len(text) >= 2
 
 
 def _is_product_id(word: str) -> bool:
@@ -124,6 +144,7 @@ async def steer(
         if not rest:
             return resolved
         by_title = await _by_titles(rest, backend, filters, vector)
+        resolved = resolved.model_copy(update={"writers": by_title.writers})
         if not by_title.doc_ids:
             return resolved
         chosen = set(by_title.doc_ids)
@@ -139,18 +160,21 @@ async def steer(
 async def _by_titles(names: list[Name], backend: SearchBackend, filters: SearchFilters, vector: Embeddings) -> Steering:
     """The documents whose titles carry the names (all of those names that any title carries)."""
     per_name: dict[str, set[str]] = {}
+    writers: dict[str, list[str]] = {}
     for name in names:
         hits = await backend.search_text(" ".join([name.text, *name.variants]), filters, NAME_SEARCH_HITS, vector)
         titled = {hit.segment.doc_id for hit in hits if mentions(hit.segment.title, name.variants)}
-        named = {
-            hit.segment.doc_id for hit in hits if mentions(f"{hit.segment.title} {hit.segment.text}", name.variants)
-        }
+        writing = [hit for hit in hits if mentions(f"{hit.segment.title} {hit.segment.text}", name.variants)]
+        named = {hit.segment.doc_id for hit in writing}
         # A name steers when the documents that use it are mostly the ones titled with it (a company's
         # reports); one most documents use in their text ("FOMC" in the minutes) is a topic, not an entity.
         if titled and len(titled) >= STEERING_SHARE * len(named):
             per_name[name.text] = titled
+        elif named and _acronym(name.text) and len(writing) <= WRITERS_SEEN * NAME_SEARCH_HITS:
+            # The search ran out of passages that write the name: these documents are all that do.
+            writers[name.text] = sorted(named)
     if not per_name:
-        return Steering(names=names)
+        return Steering(names=names, writers=writers)
     periods = {n.text for n in names if n.period}
     entity_sets = [ids for text, ids in per_name.items() if text not in periods]
     period_sets = [ids for text, ids in per_name.items() if text in periods]
@@ -160,7 +184,7 @@ async def _by_titles(names: list[Name], backend: SearchBackend, filters: SearchF
     if period_sets:
         in_period = set.intersection(*period_sets)
         doc_ids = (entity_docs & in_period if entity_docs else in_period) or entity_docs
-    return Steering(names=names, doc_ids=sorted(doc_ids) or None, titled=sorted(per_name))
+    return Steering(names=names, doc_ids=sorted(doc_ids) or None, titled=sorted(per_name), writers=writers)
 
 
 class Vocabulary:
@@ -315,13 +339,16 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     period_resolved = False
     dated = [d for d in candidates if vocabulary.facets[d].periods]
     if asked and dated:
-        scores = {
-            d: max((_matches(p, a) for p in vocabulary.facets[d].periods for a in asked), default=0) for d in dated
-        }
-        best = max(scores.values())
         labelled = any(a.labelled for a in asked)
-        # A bare year picks only the documents labelled with it; it never rules the others out.
-        in_period = {d for d, score in scores.items() if score == best and (best == 2 or (best == 1 and labelled))}
+        in_period, best = _in_period(dated, asked, vocabulary)
+        if not in_period and len(entity_sets) > 1:
+            # "OPM's FEVS score for FY 2016": the report of FY 2016 is OPM's though it does not define
+            # FEVS. Names that together leave no document of the period narrow no further than the
+            # period; those of the period carrying the most of the names are read.
+            named = [d for d in set.union(*entity_sets) if vocabulary.facets[d].periods]
+            in_period, best = _in_period(named, asked, vocabulary)
+            most = max((sum(d in ids for ids in entity_sets) for d in in_period), default=0)
+            in_period = {d for d in in_period if sum(d in ids for ids in entity_sets) == most}
         labels = ", ".join(a.label for a in asked)
         if in_period:
             doc_ids = in_period
@@ -344,6 +371,18 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_resolved=period_resolved,
         by_facets=bool(doc_ids),
     )
+
+
+def _in_period(docs: list[str], asked: list[_Asked], vocabulary: Vocabulary) -> tuple[set[str], int]:
+    """The documents whose own period labels best match a period asked, and how well (2: the label;
+    1: a span or period end that holds it). A bare year picks only the documents labelled with it;
+    it never rules the others out."""
+    if not docs:
+        return set(), 0
+    scores = {d: max((_matches(p, a) for p in vocabulary.facets[d].periods for a in asked), default=0) for d in docs}
+    best = max(scores.values())
+    labelled = any(a.labelled for a in asked)
+    return {d for d, score in scores.items() if score == best and (best == 2 or (best == 1 and labelled))}, best
 
 
 def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:

@@ -37,6 +37,13 @@ _RELATIVE = re.compile(
     r"\b(?:last|this|previous|past)\s+(?:year|quarter|month|week)\b|\b(?:\d+|an?|one|two|three)\s+(?:years?|months?|weeks?)\s+ago\b",
     re.IGNORECASE,
 )
+_DEADLINE = re.compile(
+    rf"\bby\s+(?:the\s+end\s+of\s+)?(?:(?:fiscal|calendar)\s+(?:year\s+)?|FY\s*|CY\s*)?"
+    rf"(?:(?:{MONTH})\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?{YEAR}\b",
+    re.IGNORECASE,
+)
+"""A deadline ("by September 30, 2023", "by FY 2026") is a date a plan sets for a target, not the time
+the question is about: it does not narrow which documents are read (a 2022 plan states 2026 goals)."""
 _RECENT = re.compile(r"\b(?:recent|recently|latest|newest|current|currently|now)\b", re.IGNORECASE)
 
 
@@ -86,6 +93,7 @@ def read_date(phrase: str) -> dt.date | None:
 
 def date_hints(text: str, today: dt.date) -> DateHints:
     """Explicit years, quarters, days, months, ranges and relative dates → a date window."""
+    text = _DEADLINE.sub(" ", text)
     if match := _BETWEEN.search(text):
         first, last = sorted((int(match[1]), int(match[2])))
         return _window(dt.date(first, 1, 1), dt.date(last, 12, 31), list(range(first, last + 1)))

@@ -63,7 +63,9 @@ def _annual(path: Path, year: int, certified: str) -> None:
         f"In this fiscal year OWS certified {certified} widget models, and OWS met its timeliness target. "
         "OWS publishes these results each year."
     )
-    _pdf(path, "OWS", [cover, body])
+    # One report mentions another organisation in passing, on a page of its own.
+    partners = f"In fiscal year {year} OWS shared its test data with NTL each spring."
+    _pdf(path, "OWS", [cover, body, partners] if year == 2020 else [cover, body])
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +128,11 @@ async def test_a_period_no_document_has_says_which_exist(app: App) -> None:
     quarter = await ask(app, "What was Orchard's gross margin in Q1 2021?", now=NOW)
     assert quarter.kind == "uncertainty" and "2022 Q3" in quarter.answer and "2022 Q4" in quarter.answer
     assert quarter.reading is not None and quarter.reading.not_covered is not None
+
+
+async def test_a_name_only_mentioned_in_passing_is_not_answered_from_other_documents(app: App) -> None:
+    # No document is about NTL: OWS's figure is not its answer; only what mentions it is cited.
+    result = await ask(app, "How many widget models did NTL certify in 2020?", now=NOW)
+    assert "1,377" not in result.answer
+    assert result.kind == "uncertainty" or "NTL" in result.answer
+    assert result.assessment is not None and result.assessment.names_cited is not None

@@ -33,12 +33,14 @@ def _filing(company: str, ticker: str, ended: str) -> LoadedDocument:
     )
 
 
-def _annual(year: int) -> LoadedDocument:
+def _annual(year: int, survey: bool = False) -> LoadedDocument:
     text = (
         f"Office of Widget Standards\nAnnual Performance Report\nFiscal Year {year}\n"
         "The Office of Widget Standards (OWS) certifies widgets. In this report OWS states its results; "
         "OWS met most targets, and OWS publishes them each year."
     )
+    if survey:
+        text += " The Widget Quality Survey (WQS) asks buyers; WQS scores rose, and WQS will run again."
     return LoadedDocument(title="OWS", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
 
 
@@ -128,6 +130,24 @@ def test_a_period_no_document_of_that_name_carries_is_said_with_what_exists() ->
     assert "Fiscal Year 2019, Fiscal Year 2020, Fiscal Year 2022" in steering.missing
     missing = resolve("What was Orchard's gross margin in Q1 2021?", vocabulary).missing
     assert missing is not None and "2022 Q3" in missing and "2022 Q4" in missing
+
+
+def test_names_that_together_leave_no_document_of_the_period_narrow_no_further_than_it() -> None:
+    # Only the 2019 and 2022 reports define the survey, yet the FY 2020 report is still OWS's.
+    records = [
+        _record("ows-2019", _annual(2019, survey=True), "2019-annual-report.pdf"),
+        _record("ows-2020", _annual(2020), "2020-annual-report.pdf"),
+        _record("ows-2022", _annual(2022, survey=True), "2022-annual-report.pdf"),
+        _record("orch-q3", _filing("Orchard", "ORCH", "June 25, 2022"), "2022 Q3 ORCH.pdf"),
+        _record("orch-q4", _filing("Orchard", "ORCH", "September 24, 2022"), "2022 Q4 ORCH.pdf"),
+        _record("brmx-q3", _filing("Bramble", "BRMX", "September 30, 2022"), "2022 Q3 BRMX.pdf"),
+    ]
+    steering = resolve("What was the OWS WQS score in FY 2020?", Vocabulary(records))
+    assert steering.doc_ids == ["ows-2020"]
+    assert steering.missing is None
+    assert resolve("What was the OWS WQS score in FY 2022?", Vocabulary(records)).doc_ids == ["ows-2022"]
+    missing = resolve("What was the OWS WQS score in FY 2021?", Vocabulary(records)).missing
+    assert missing is not None and "FY 2021" in missing
 
 
 def test_a_name_every_document_carries_is_a_topic_and_steers_nothing() -> None:

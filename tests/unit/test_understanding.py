@@ -71,6 +71,19 @@ def test_a_day_named_reads_the_week_around_it(text: str) -> None:
     assert (hints.date_start, hints.date_end, hints.requested_years) == (D(2008, 1, 14), D(2008, 1, 28), [2008])
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is EPA's target for HFC consumption by September 30, 2023?",
+        "By FY 2026, what share of the holdings will be processed?",
+        "what should the backlog be by the end of 2027",
+    ],
+)
+def test_a_deadline_is_a_target_not_a_window(text: str) -> None:
+    assert date_hints(text, TODAY).year_mode == "none"
+    assert date_hints(text + " as reported in 2022", TODAY).requested_years == [2022]
+
+
 def test_relative_dates_follow_the_clock() -> None:
     assert date_hints("what changed last year", D(2031, 2, 1)).requested_years == [2030]
 
