@@ -26,8 +26,8 @@ def content_terms(question: str) -> list[str]:
     """The words of a question that name its subject: key terms (no stop-words) less numbers and dates.
 
     Dates and period words ("FY", "fiscal") are not words a source must repeat: the date window and
-    steering see to them; nor is
-    the measure a "how far" asks for, nor the mark left where personal data was redacted.
+    steering see to them; nor is the measure a "how far" asks for, nor the mark left where personal
+    data was redacted.
     """
     asking = measure_words(question)
     return [
