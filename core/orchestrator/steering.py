@@ -358,8 +358,10 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
             about = " and ".join(dict.fromkeys(vocabulary.names[f] for _, _, f in spans))
             periods = [p for d in dated for p in vocabulary.facets[d].periods]
             missing = f"no document about {about} covers {labels}; they cover {_covered(periods)}"
-    entities = [Name(text=vocabulary.names[f], variants=sorted(_forms_of(f, vocabulary))) for _, _, f in spans]
-    known = {form for n in entities for form in n.variants}
+    # A name the chosen documents do not carry (dropped to reach the period) is not what they are about.
+    carried = [f for _, _, f in spans if not doc_ids or vocabulary.forms[f] & doc_ids]
+    entities = [Name(text=vocabulary.names[f], variants=sorted(_forms_of(f, vocabulary))) for f in carried]
+    known = {form for _, _, f in spans for form in _forms_of(f, vocabulary)}
     # A period resolved by label is met by the documents chosen; it is not a phrase their text must repeat.
     rest = [n for n in names if n.text.lower() not in known and not (n.period and period_resolved)]
     return Steering(

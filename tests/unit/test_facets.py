@@ -145,6 +145,7 @@ def test_names_that_together_leave_no_document_of_the_period_narrow_no_further_t
     steering = resolve("What was the OWS WQS score in FY 2020?", Vocabulary(records))
     assert steering.doc_ids == ["ows-2020"]
     assert steering.missing is None
+    assert steering.titled == ["Office of Widget Standards"]  # the survey is not what it is about
     assert resolve("What was the OWS WQS score in FY 2022?", Vocabulary(records)).doc_ids == ["ows-2022"]
     missing = resolve("What was the OWS WQS score in FY 2021?", Vocabulary(records)).missing
     assert missing is not None and "FY 2021" in missing
