@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from core.knowledge import DocumentFacets, EntityFacet, IdentifierFacet, LoadedDocument, PeriodFacet
-from core.text import STOPWORDS, words
+from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarters, read_date, years
 from core.understanding.periods import (
     PERIOD_CODE,
@@ -52,7 +52,6 @@ _DEFINITION = re.compile(
     r"((?:[A-Z][\w&.'’-]*,?\s+(?:(?:of|and|for|the|on|in|&)\s+)*){1,10})\(([A-Z][A-Za-z&.]{1,9})\)"
 )
 _CAPITALISED = re.compile(r"(?<=[a-z,;:] )[A-Z][A-Za-z&.'’-]+(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][A-Za-z&.'’-]+)*")
-_ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 _IDENTIFIER = re.compile(r"\b[A-Z]{1,6}-?\d{2,}[A-Z\d-]*\b")
 _SPLIT = re.compile(r"[\s_\-.]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 _FULL_DATE = re.compile(r"(?<!\d)\d{4}[-_.]\d{2}[-_.]\d{2}(?!\d)|(?<!\d)\d{8}(?!\d)")
@@ -199,7 +198,7 @@ def _with_name(title: str, entities: list[EntityFacet]) -> str:
 def _entities(text: str, stem: str) -> list[EntityFacet]:
     """Acronyms defined in the text with their long forms, the names written most, the file name's codes."""
     flat = " ".join(text.split())
-    acronyms = Counter(_ACRONYM.findall(flat))
+    acronyms = Counter(ACRONYM.findall(flat))
     lower = Counter(w for w in words(flat) if w.islower())
     entities: dict[str, EntityFacet] = {}
     for long_form, acronym in _DEFINITION.findall(flat):
@@ -252,7 +251,7 @@ def _names(flat: str) -> Counter[str]:
 def _codes(stem: str) -> Iterable[str]:
     """Capital-letter codes in a file name ("2022 Q3 AAPL" → "AAPL", "DHS2020" → "DHS")."""
     for token in _SPLIT.split(stem):
-        if _ACRONYM.fullmatch(token) and not PERIOD_CODE.fullmatch(token):
+        if ACRONYM.fullmatch(token) and not PERIOD_CODE.fullmatch(token):
             yield token
 
 

@@ -23,7 +23,7 @@ from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord, PeriodFacet
 from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
-from core.text import STOPWORDS, words
+from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years
 
@@ -121,7 +121,7 @@ def names_in(question: str) -> list[Name]:
 def _acronym(text: str) -> bool:
     """One word in capitals ("NASA", "VA"): how an organisation is named in passing. Longer phrases
     ("Acting Secretary") are matched too loosely by their words to require them in a passage."""
-    return " " not in text and text.isupper() and len(text) >= 2
+    return ACRONYM.fullmatch(text) is not None
 
 
 def _is_product_id(word: str) -> bool:

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from core.contracts import Citation, Evidence, IntakeResult, RouteDecision, Turn
-from core.orchestrator.respond import ROWS, Facts, decide, facts, row_for
+from core.orchestrator.outcomes import ROWS, Facts, decide, facts, row_for
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 
