@@ -117,5 +117,12 @@ def report_lines(report: IngestReport) -> list[str]:
     ]
     lines.extend(f"  skipped (no loader for this file type): {p}" for p in report.unsupported)
     lines.extend(f"  removed (file gone): {p}" for p in report.removed)
-    lines.extend(f"  FAILED {p}: {reason}" for p, reason in report.failed)
+    unwritten = [p for p, reason in report.failed if report.stopped and reason.startswith("not written:")]
+    lines.extend(f"  FAILED {p}: {reason}" for p, reason in report.failed if p not in unwritten)
+    if report.stopped:
+        lines.append(
+            f"  STOPPED: {report.stopped}. {len(unwritten)} files were not written; "
+            "run the ingestion again once it is back (files already written are kept and skipped):"
+        )
+        lines.extend(f"    not written: {p}" for p in unwritten)
     return lines

@@ -3,6 +3,8 @@
 #
 #   eval "$(bash tests/services.sh start)"   # prints the export lines the tests read
 #   bash tests/services.sh stop
+#   bash tests/services.sh node-start [DIR]      # another node, for a test that stops it: "DIR URL"
+#   bash tests/services.sh node-stop DIR [--remove]
 #
 # PostgreSQL: the machine's own cluster (Debian's pg_ctlcluster), with a role `threadwise` and a
 # database `threadwise_test` reached over TCP by password. Elasticsearch: the minimal distribution
@@ -91,14 +93,9 @@ running_elasticsearch() {  # prints the URL of the node this script started, if 
     cat "$run/url"
 }
 
-start_elasticsearch() {
+start_node() {  # start_node RUN: a node with its data in RUN (new, or stopped: same port, same data)
+    local run="$1" home port url java_home
     command -v java > /dev/null || die "Elasticsearch needs Java 17 or newer on PATH"
-    local home port run url java_home
-    if url="$(running_elasticsearch)"; then
-        echo "export THREADWISE_ELASTICSEARCH_URL=$url"
-        say "Elasticsearch already running at $url"
-        return 0
-    fi
     home="$(es_home)"
     # The minimal distribution has no bundled JDK: the machine's Java runs it.
     java_home="${ES_JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
@@ -107,27 +104,29 @@ start_elasticsearch() {
     else
         ES_USER="$(id -un)"
     fi
-    port="$(free_port)"
-    run="$(mktemp -d "$STATE/elasticsearch-XXXXXX")"
-    mkdir -p "$run/data" "$run/logs" "$run/config"
-    # The node writes its keystore and reads its settings from its own config directory.
-    cp -r "$home/config/." "$run/config/"
+    if [ -f "$run/url" ]; then
+        url="$(cat "$run/url")"
+        port="${url##*:}"
+    else
+        port="$(free_port)"
+        url="http://127.0.0.1:$port"
+        mkdir -p "$run/data" "$run/logs" "$run/config"
+        # The node writes its keystore and reads its settings from its own config directory.
+        cp -r "$home/config/." "$run/config/"
+        echo "$url" > "$run/url"
+    fi
     chown -R "$ES_USER" "$run" 2> /dev/null || true
     chmod 755 "$run"
     say "starting Elasticsearch $ES_VERSION on 127.0.0.1:$port (data in $run)"
-    as_user "$ES_USER" env ES_PATH_CONF="$run/config" ES_JAVA_OPTS="-Xms1g -Xmx1g" ES_JAVA_HOME="$java_home" \
-        "$home/bin/elasticsearch" -d -p "$run/pid" \
+    as_user "$ES_USER" env ES_PATH_CONF="$run/config" ES_JAVA_OPTS="${THREADWISE_ES_JAVA_OPTS:--Xms1g -Xmx1g}" \
+        ES_JAVA_HOME="$java_home" "$home/bin/elasticsearch" -d -p "$run/pid" \
         -E discovery.type=single-node -E xpack.security.enabled=false \
         -E network.host=127.0.0.1 -E http.port="$port" -E transport.port=0 \
         -E path.data="$run/data" -E path.logs="$run/logs" -E cluster.name=threadwise-test \
         -E action.destructive_requires_name=false > "$run/logs/console.log" 2>&1 \
         || die "Elasticsearch did not start; its log is in $run/logs"
-    echo "$run" > "$STATE/elasticsearch.current"
-    url="http://127.0.0.1:$port"
-    echo "$url" > "$run/url"
     for _ in $(seq 1 240); do
         if curl -fsS "$url/_cluster/health?wait_for_status=yellow&timeout=1s" > /dev/null 2>&1; then
-            echo "export THREADWISE_ELASTICSEARCH_URL=$url"
             say "Elasticsearch $ES_VERSION ready at $url"
             return 0
         fi
@@ -136,19 +135,37 @@ start_elasticsearch() {
     die "Elasticsearch did not answer at $url within 120 s; its log is in $run/logs"
 }
 
+stop_node() {  # stop_node RUN: stop the node whose data is in RUN, and wait until it has exited
+    local run="$1" pid
+    [ -f "$run/pid" ] || return 0
+    pid="$(cat "$run/pid")"
+    kill "$pid" 2> /dev/null || true
+    for _ in $(seq 1 60); do
+        kill -0 "$pid" 2> /dev/null || break
+        sleep 0.5
+    done
+    kill -9 "$pid" 2> /dev/null || true
+    rm -f "$run/pid"
+}
+
+start_elasticsearch() {
+    local run url
+    if url="$(running_elasticsearch)"; then
+        echo "export THREADWISE_ELASTICSEARCH_URL=$url"
+        say "Elasticsearch already running at $url"
+        return 0
+    fi
+    run="$(mktemp -d "$STATE/elasticsearch-XXXXXX")"
+    start_node "$run"
+    echo "$run" > "$STATE/elasticsearch.current"
+    echo "export THREADWISE_ELASTICSEARCH_URL=$(cat "$run/url")"
+}
+
 stop_elasticsearch() {
-    local current="$STATE/elasticsearch.current" run pid
+    local current="$STATE/elasticsearch.current" run
     [ -f "$current" ] || return 0
     run="$(cat "$current")"
-    if [ -f "$run/pid" ]; then
-        pid="$(cat "$run/pid")"
-        kill "$pid" 2> /dev/null || true
-        for _ in $(seq 1 60); do
-            kill -0 "$pid" 2> /dev/null || break
-            sleep 0.5
-        done
-        kill -9 "$pid" 2> /dev/null || true
-    fi
+    stop_node "$run"
     rm -rf "$run" "$current"
     say "Elasticsearch stopped"
 }
@@ -175,7 +192,19 @@ case "${1:-}" in
         stop_elasticsearch
         [ "${2:-}" = "--keep-postgres" ] || stop_postgres
         ;;
+    node-start)
+        # A node of its own for a test that stops it (the fault tests): prints its data directory
+        # and URL; given a stopped node's directory, starts it again on the same port and data.
+        run="${2:-$(mktemp -d "$STATE/node-XXXXXX")}"
+        start_node "$run"
+        echo "$run $(cat "$run/url")"
+        ;;
+    node-stop)
+        [ -n "${2:-}" ] || die "usage: bash tests/services.sh node-stop DIR [--remove]"
+        stop_node "$2"
+        if [ "${3:-}" = "--remove" ]; then rm -rf "$2"; fi
+        ;;
     *)
-        die "usage: bash tests/services.sh start|stop [--keep-postgres]"
+        die "usage: bash tests/services.sh start|stop [--keep-postgres] | node-start [DIR] | node-stop DIR [--remove]"
         ;;
 esac

@@ -79,8 +79,10 @@ class ElasticsearchBackend:
         prefix: str = "threadwise",
         rrf_retriever: bool = False,
         replicas: int = 1,
+        vector_index: str = "hnsw",
     ) -> None:
         self.client = client
+        self._vector_index = vector_index
         self._dimension = dimension
         self._rrf_retriever = rrf_retriever
         self._settings = {"number_of_replicas": replicas}
@@ -92,7 +94,7 @@ class ElasticsearchBackend:
 
     def _mappings(self) -> dict[str, dict[str, Any]]:
         return {
-            self.segments: bodies.segment_mappings(self._dimension),
+            self.segments: bodies.segment_mappings(self._dimension, self._vector_index),
             self.annotations: bodies.annotation_mappings(),
             self.labels: bodies.label_mappings(self._dimension),
         }
@@ -135,6 +137,7 @@ class ElasticsearchBackend:
         await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
         await self.client.indices.refresh(index=target)
 
+    @_reachable
     async def upsert_document(
         self,
         document: DocumentRecord,
@@ -180,6 +183,7 @@ class ElasticsearchBackend:
         ]
         await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
 
+    @_reachable
     async def delete_document(self, doc_id: str) -> None:
         """Remove a document's segments, summaries and annotations, by the ids of what was refreshed."""
         actions: list[dict[str, Any]] = []
@@ -201,6 +205,7 @@ class ElasticsearchBackend:
         found = await self.client.search(index=self.labels, size=MAX_ANNOTATIONS, source_includes=["label"])
         return sorted(hit["_source"]["label"] for hit in found["hits"]["hits"])
 
+    @_reachable
     async def upsert_labels(self, labels: Sequence[str], embeddings: Embeddings) -> None:
         """Store label embeddings."""
         matrix = as_matrix(embeddings)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from core.concurrency import CpuExecutor
+from core.errors import SearchUnavailableError
 from core.ingest.facets import describe
 from core.ingest.segmenter import Segmenter
 from core.ingest.shape import detect_category, summarize
@@ -39,6 +40,8 @@ class IngestReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     segments: int = 0
     annotations: int = 0
+    stopped: str | None = None
+    """Why the run stopped writing (the search index became unreachable); the rest is in `failed`."""
 
     @property
     def ok(self) -> bool:
@@ -53,6 +56,13 @@ class _Pending:
     segments: list[Segment]
     annotations: list[Annotation]
     outcome: Outcome
+
+
+def _not_written(report: IngestReport, path: Path, progress: IngestProgress | None) -> None:
+    """A file left unwritten because the search index became unreachable during the run."""
+    report.failed.append((str(path), f"not written: {report.stopped}; run the ingestion again once it is back"))
+    if progress:
+        progress.advance(path, "failed")
 
 
 def discover(paths: Sequence[Path]) -> list[tuple[Path, Path]]:
@@ -123,13 +133,16 @@ class Ingestor:
             progress.start(len(files))
         pending: list[_Pending] = []
         for path, root in files:
+            if report.stopped:
+                _not_written(report, path, progress)
+                continue
             outcome = await self._prepare(path, root, collection, report, pending)
             if outcome is not None and progress:
                 progress.advance(path, outcome)
             if sum(len(p.segments) for p in pending) >= self._batch:
                 await self._flush(pending, report, progress)
         await self._flush(pending, report, progress)
-        if sync:
+        if sync and not report.stopped:
             await self._remove_missing(paths, {str(p) for p, _ in files}, collection, report, progress)
         await self._refresh(report)
         return report
@@ -147,6 +160,9 @@ class Ingestor:
             progress.start(len(documents))
         pending: list[_Pending] = []
         for source_id, loaded in documents:
+            if report.stopped:
+                _not_written(report, Path(source_id), progress)
+                continue
             text = "\n".join(b.text for b in loaded.blocks)
             content_hash = hashlib.sha256(text.encode()).hexdigest()
             previous = await self._registry.find(collection, source_id)
@@ -248,27 +264,45 @@ class Ingestor:
         offset = 0
         for item in pending:
             count = len(item.segments)
+            offset += count
+            if report.stopped:
+                _not_written(report, item.path, progress)
+                continue
             item.record.segment_count = sum(1 for s in item.segments if s.kind == "segment")
             item.record.ingested_at = self._clock.now()
             try:
                 await self._backend.upsert_document(
-                    item.record, item.segments, _Rows(rows[offset : offset + count]), item.annotations
+                    item.record, item.segments, _Rows(rows[offset - count : offset]), item.annotations
                 )
                 await self._registry.save(item.record)
                 await self._embed_labels(item.annotations)
             except Exception as exc:
+                await self._undo(item.record.doc_id)
+                if isinstance(exc, SearchUnavailableError):
+                    report.stopped = str(exc)
+                    _not_written(report, item.path, progress)
+                    continue
                 report.failed.append((str(item.path), f"{type(exc).__name__}: {exc}"))
                 if progress:
                     progress.advance(item.path, "failed")
-                offset += count
                 continue
-            offset += count
             report.segments += sum(1 for s in item.segments if s.kind == "segment")
             report.annotations += len(item.annotations)
             getattr(report, item.outcome).append(str(item.path))
             if progress:
                 progress.advance(item.path, item.outcome)
         pending.clear()
+
+    async def _undo(self, doc_id: str) -> None:
+        """A document whose write failed is in neither the registry nor, when the backend still
+        answers, the index: nothing stays half-written. When the backend is gone, what it kept is
+        replaced by the next run (a write deletes the document's old entries first), because the
+        registry no longer lists the document."""
+        await self._registry.remove(doc_id)
+        try:
+            await self._backend.delete_document(doc_id)
+        except Exception:  # unreachable: the next run replaces what is there
+            return
 
     async def _embed_labels(self, annotations: Sequence[Annotation]) -> None:
         """Embed labels the backend has not seen, for fuzzy label matching ("qty" → "Quantity")."""
