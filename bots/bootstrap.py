@@ -136,6 +136,7 @@ async def build_search_backend(settings: Settings, executor: CpuExecutor, embedd
             dimension=embedder.dimension,
             rrf_retriever=settings.elasticsearch_rrf_retriever,
             replicas=settings.elasticsearch_replicas,
+            vector_index=settings.elasticsearch_vector_index,
             prefix=settings.elasticsearch_prefix,
         )
         await backend.ensure_indices()

@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     elasticsearch_rrf_retriever: bool = False
     # Replicas of each new index: 0 keeps a single-node cluster green; production clusters want 1+.
     elasticsearch_replicas: int = Field(default=1, ge=0)
+    # How new segment indices hold vectors for kNN: int8_hnsw quantizes them (a quarter of the memory).
+    elasticsearch_vector_index: Literal["hnsw", "int8_hnsw"] = "hnsw"
     # The index names' prefix, so several bots (or test runs) can share one cluster.
     elasticsearch_prefix: str = "threadwise"
     embedding_model: str = "all-MiniLM-L6-v2"

@@ -25,8 +25,9 @@ SEGMENT_FIELDS = [
 ]
 
 
-def segment_mappings(dimension: int) -> dict[str, Any]:
-    """Explicit mappings: keywords for filters, BM25 text fields, a cosine `dense_vector` with HNSW."""
+def segment_mappings(dimension: int, vector_index: str = "hnsw") -> dict[str, Any]:
+    """Explicit mappings: keywords for filters, BM25 text fields, a cosine `dense_vector` with HNSW
+    (`vector_index`: "hnsw" keeps float vectors in the graph, "int8_hnsw" quantizes them)."""
     keyword = {"type": "keyword"}
     return {
         "dynamic": "strict",
@@ -50,7 +51,7 @@ def segment_mappings(dimension: int) -> dict[str, Any]:
                 "dims": dimension,
                 "index": True,
                 "similarity": "cosine",
-                "index_options": {"type": "hnsw", "m": 16, "ef_construction": 100},
+                "index_options": {"type": vector_index, "m": 16, "ef_construction": 100},
             },
         },
     }
