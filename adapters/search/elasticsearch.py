@@ -1,20 +1,17 @@
 """The Elasticsearch backend (client 8.x; works against 8.x and 9.x servers).
 
-Indices sit behind aliases with versioned physical indices, so `reindex` swaps with no downtime.
-BM25 and kNN run with the same filters and are fused by RRF in the client; Elasticsearch's own
-`rrf` retriever is used only when `rrf_retriever=True` (it needs a licence that includes it).
-
-Only APIs of the server core are needed, so a minimal node (no modules beyond security) works:
-search, scroll, bulk, refresh, aliases, cluster health, and the `dense_vector` kNN. A document is
-deleted by the ids of its entries (no `_delete_by_query`, a module); `reindex` copies with the
-client's scan and bulk helpers when the server has no `_reindex`. Writes are not refreshed one by
-one: ingestion calls `refresh()` once per run.
+Aliases over versioned indices (`reindex` swaps with no downtime). BM25 (over `terms`, analysed as
+the embedded backend's) and kNN run with the same filters, fused by RRF in the client, or by the
+node's `rrf` retriever when `rrf_retriever=True` (a licensed feature). Only server-core APIs are
+needed, so a minimal node works: no `_delete_by_query` (a document's entries are deleted by id), no
+`_reindex` needed (scan and bulk copy). Ingestion refreshes once per run, not per write.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
+import logging
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, ParamSpec, TypeVar
 
@@ -47,6 +44,7 @@ from core.ports import Embeddings
 from core.text import normalize_label
 
 MAX_ANNOTATIONS = 10_000
+log = logging.getLogger(__name__)
 
 
 P = ParamSpec("P")
@@ -79,7 +77,7 @@ class ElasticsearchBackend:
         prefix: str = "threadwise",
         rrf_retriever: bool = False,
         replicas: int = 1,
-        vector_index: str = "hnsw",
+        vector_index: str = "int8_hnsw",
     ) -> None:
         self.client = client
         self._vector_index = vector_index
@@ -100,12 +98,21 @@ class ElasticsearchBackend:
         }
 
     async def ensure_indices(self) -> None:
-        """Create `<alias>-v1` with explicit mappings for every alias that does not exist yet."""
+        """Create `<alias>-v1` with explicit mappings for every alias that does not exist yet; segments
+        written before BM25 read `terms` get the field, and `threadwise index reindex` fills it."""
         for alias, mappings in self._mappings().items():
             if not await self.client.indices.exists_alias(name=alias):
                 await self.client.indices.create(
                     index=f"{alias}-v1", mappings=mappings, settings=self._settings, aliases={alias: {}}
                 )
+        if not await self._has_terms(self.segments):
+            await self.client.indices.put_mapping(index=self.segments, properties={"terms": bodies.TERMS_FIELD})
+            log.warning("%s was written before BM25 read `terms`: run `threadwise index reindex`", self.segments)
+
+    async def _has_terms(self, index: str) -> bool:
+        """Whether every physical index behind `index` maps the `terms` field."""
+        found = await self.client.indices.get_mapping(index=index)
+        return all("terms" in body["mappings"].get("properties", {}) for body in found.values())
 
     async def reindex(self) -> dict[str, str]:
         """Copy every alias into a new physical index and swap the alias atomically."""
@@ -115,23 +122,30 @@ class ElasticsearchBackend:
             version = int(current.rsplit("-v", 1)[1]) + 1
             target = f"{alias}-v{version}"
             await self.client.indices.create(index=target, mappings=mappings, settings=self._settings)
-            try:
-                await self.client.reindex(source={"index": current}, dest={"index": target}, refresh=True)
-            except ApiError as exc:
-                if not _route_missing(exc):
-                    raise
+            if alias == self.segments:  # the copy fills `terms` where an older version left it out
                 await self._copy(current, target)
+            else:
+                await self._server_reindex(current, target)
             await self.client.indices.update_aliases(
                 actions=[{"remove": {"index": current, "alias": alias}}, {"add": {"index": target, "alias": alias}}]
             )
             swapped[alias] = target
         return swapped
 
+    async def _server_reindex(self, source: str, target: str) -> None:
+        """`_reindex` on the node, or the client-side copy where the node has no such API."""
+        try:
+            await self.client.reindex(source={"index": source}, dest={"index": target}, refresh=True)
+        except ApiError as exc:
+            if not bodies.route_missing(exc):
+                raise
+            await self._copy(source, target)
+
     async def _copy(self, source: str, target: str) -> None:
         """Copy every entry of `source` into `target` with the client's scan and bulk helpers (its
         `async_reindex` asks for data streams first, a module API a minimal node lacks)."""
         actions = (
-            {"_index": target, "_id": hit["_id"], "_source": hit["_source"]}
+            {"_index": target, "_id": hit["_id"], "_source": bodies.with_terms(hit["_source"])}
             async for hit in async_scan(self.client, index=source, query={"query": {"match_all": {}}}, size=500)
         )
         await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
@@ -157,6 +171,7 @@ class ElasticsearchBackend:
                     **s.model_dump(mode="json", exclude={"date"}),
                     "category": document.category,
                     "date": s.date.isoformat() if s.date else None,
+                    "terms": bodies.segment_terms(s.title, s.section, s.text),
                     "embedding": matrix[i].tolist(),
                 },
             }
@@ -370,13 +385,6 @@ class ElasticsearchBackend:
     async def close(self) -> None:
         """Close the client's connections."""
         await self.client.close()
-
-
-def _route_missing(exc: ApiError) -> bool:
-    """The node has no such API (its module is not installed): "no handler found for uri" (400), or
-    the path read as an index name, "Incorrect HTTP method for uri" (405)."""
-    text = str(exc)
-    return exc.meta.status in (400, 405) and ("no handler found" in text or "Incorrect HTTP method" in text)
 
 
 def _ids(found: Any) -> list[str]:

@@ -4,7 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from elasticsearch import ApiError
+
+from adapters.search.embedded_lexical import LexicalIndex
 from core.contracts import SearchFilters
+
+# BM25 reads `terms`: the segment's words analysed in Python exactly as the embedded backend's BM25
+# reads them (stop words dropped, Snowball-stemmed, title twice), split on whitespace by the node.
+# The node's own English analysis needs the analysis-common module, which a minimal node lacks.
+TERMS_FIELD = {"type": "text", "analyzer": "whitespace"}
+
+
+def segment_terms(title: str, section: str | None, text: str) -> str:
+    """What a segment's `terms` field holds."""
+    return LexicalIndex.stored_tokens(title, section, text)
+
+
+def query_terms(query: str) -> str:
+    """A question's words analysed as a segment's `terms` are."""
+    return " ".join(LexicalIndex.tokens(query))
+
 
 SEGMENT_FIELDS = [
     "chunk_id",
@@ -25,7 +44,7 @@ SEGMENT_FIELDS = [
 ]
 
 
-def segment_mappings(dimension: int, vector_index: str = "hnsw") -> dict[str, Any]:
+def segment_mappings(dimension: int, vector_index: str = "int8_hnsw") -> dict[str, Any]:
     """Explicit mappings: keywords for filters, BM25 text fields, a cosine `dense_vector` with HNSW
     (`vector_index`: "hnsw" keeps float vectors in the graph, "int8_hnsw" quantizes them)."""
     keyword = {"type": "keyword"}
@@ -46,6 +65,7 @@ def segment_mappings(dimension: int, vector_index: str = "hnsw") -> dict[str, An
             "url": {"type": "keyword", "index": False},
             "date": {"type": "date", "format": "strict_date"},
             "text": {"type": "text"},
+            "terms": TERMS_FIELD,
             "embedding": {
                 "type": "dense_vector",
                 "dims": dimension,
@@ -110,13 +130,13 @@ def filter_clauses(filters: SearchFilters, kind: str | None = "segment") -> list
 
 
 def bm25_body(query: str, filters: SearchFilters, limit: int) -> dict[str, Any]:
-    """BM25 over title (boosted), section and text, with the filters in `bool.filter`."""
+    """BM25 over the analysed `terms` (title twice, section, text), with the filters in `bool.filter`."""
     return {
         "size": limit,
         "_source": SEGMENT_FIELDS,
         "query": {
             "bool": {
-                "must": [{"multi_match": {"query": query, "fields": ["title^2", "section", "text"]}}],
+                "must": [{"match": {"terms": query_terms(query)}}],
                 "filter": filter_clauses(filters),
             }
         },
@@ -188,3 +208,17 @@ def annotated_documents_body(filters: SearchFilters) -> dict[str, Any]:
         "query": {"bool": {"filter": filter_clauses(filters, kind=None)}},
         "aggs": {"documents": {"cardinality": {"field": "doc_id"}}},
     }
+
+
+def with_terms(source: dict[str, Any]) -> dict[str, Any]:
+    """A copied segment with its BM25 `terms` (filled in where an older version left them out)."""
+    if "text" in source and "terms" not in source:
+        return {**source, "terms": segment_terms(source["title"], source.get("section"), source["text"])}
+    return source
+
+
+def route_missing(exc: ApiError) -> bool:
+    """The node has no such API (its module is not installed): "no handler found for uri" (400), or
+    the path read as an index name, "Incorrect HTTP method for uri" (405)."""
+    text = str(exc)
+    return exc.meta.status in (400, 405) and ("no handler found" in text or "Incorrect HTTP method" in text)

@@ -51,9 +51,11 @@ class LexicalIndex:
         words = [w for w in _WORD.findall(text.lower()) if w not in _stopwords()]
         return list(_stemmer().stemWords(words))
 
-    def stored_tokens(self, title: str, section: str | None, text: str) -> str:
-        """A segment's tokens as stored beside it: the title twice, then section and text."""
-        return " ".join(self.tokens(" ".join([title] * TITLE_WEIGHT + [section or "", text])))
+    @staticmethod
+    def stored_tokens(title: str, section: str | None, text: str) -> str:
+        """A segment's tokens as stored beside it: the title twice, then section and text (the
+        Elasticsearch backend indexes the same string, so both backends' BM25 read the same terms)."""
+        return " ".join(LexicalIndex.tokens(" ".join([title] * TITLE_WEIGHT + [section or "", text])))
 
     def load(self, rows: Iterable[tuple[int, str | None]], stamp: tuple[int, int, float] | None = None) -> None:
         """Build from (rowid, stored tokens) rows; then `align` places them in the vector index."""

@@ -60,9 +60,13 @@ def test_filters_are_the_same_for_bm25_and_knn() -> None:
 
 def test_dense_vector_sets_index_options_and_cosine() -> None:
     embedding = bodies.segment_mappings(384)["properties"]["embedding"]
-    assert (embedding["similarity"], embedding["dims"], embedding["index_options"]["type"]) == ("cosine", 384, "hnsw")
-    quantized = bodies.segment_mappings(384, "int8_hnsw")["properties"]["embedding"]
-    assert quantized["index_options"] == {"type": "int8_hnsw", "m": 16, "ef_construction": 100}
+    assert (embedding["similarity"], embedding["dims"], embedding["index_options"]["type"]) == (
+        "cosine",
+        384,
+        "int8_hnsw",
+    )
+    floats = bodies.segment_mappings(384, "hnsw")["properties"]["embedding"]
+    assert floats["index_options"] == {"type": "hnsw", "m": 16, "ef_construction": 100}
 
 
 def test_no_collection_may_read_nothing() -> None:
