@@ -298,11 +298,11 @@ class Ingestor:
         answers, the index: nothing stays half-written. When the backend is gone, what it kept is
         replaced by the next run (a write deletes the document's old entries first), because the
         registry no longer lists the document."""
-        await self._registry.remove(doc_id)
-        try:
-            await self._backend.delete_document(doc_id)
-        except Exception:  # unreachable: the next run replaces what is there
-            return
+        for step in (self._registry.remove, self._backend.delete_document):
+            try:
+                await step(doc_id)
+            except Exception:  # unreachable: the next run replaces what is there; the file is reported
+                continue
 
     async def _embed_labels(self, annotations: Sequence[Annotation]) -> None:
         """Embed labels the backend has not seen, for fuzzy label matching ("qty" → "Quantity")."""
