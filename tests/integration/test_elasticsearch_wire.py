@@ -59,6 +59,15 @@ class FakeElasticsearch:
         if raw and "_bulk" not in path:
             body = json.loads(raw)
         self.requests.append((request.method, path, body))
+        if request.method == "GET" and path.endswith("/_mapping"):
+            # The mappings each index was created with, for the indices behind the alias asked about.
+            alias = path.strip("/").removesuffix("/_mapping")
+            reply = {
+                p.strip("/"): {"mappings": b["mappings"]}
+                for m, p, b in self.requests
+                if m == "PUT" and alias in (b.get("aliases") or {}) | {p.strip("/"): {}}
+            }
+            return web.json_response(reply, headers=HEADERS)
         if path.startswith("/_alias/"):
             alias = path.removeprefix("/_alias/")
             if alias not in self.aliases:
@@ -179,12 +188,17 @@ async def test_reindex_copies_into_the_next_version_and_swaps_the_alias(
     await backend.ensure_indices()
     swapped = await backend.reindex()
     assert swapped["threadwise-segments"] == "threadwise-segments-v2"
-    reindex = next(body for _, path, body in server.requests if path == "/_reindex")
-    assert reindex == {"source": {"index": "threadwise-segments-v1"}, "dest": {"index": "threadwise-segments-v2"}}
-    # The recorded node has no _reindex (405): the copy falls back to a scroll of the old version.
-    assert es_fixtures.load("reindex")[0] == 405
+    # Segments are copied by the client (a scroll of the old version), so `terms` can be filled in.
     paths = [path for _, path, _ in server.requests]
     assert "/threadwise-segments-v1/_search" in paths and "/threadwise-segments-v2/_refresh" in paths
+    # The other indices try the node's _reindex first; the recorded node has none (405): a copy too.
+    reindex = next(body for _, path, body in server.requests if path == "/_reindex")
+    assert reindex == {
+        "source": {"index": "threadwise-annotations-v1"},
+        "dest": {"index": "threadwise-annotations-v2"},
+    }
+    assert es_fixtures.load("reindex")[0] == 405
+    assert "/threadwise-annotations-v1/_search" in paths
     aliases = next(body for _, path, body in server.requests if path == "/_aliases")
     assert aliases == {
         "actions": [
