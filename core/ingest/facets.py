@@ -51,9 +51,14 @@ web address) for each time it writes the name: "Plan" and "Department" are words
 _DEFINITION = re.compile(
     r"((?:[A-Z][\w&.'’-]*,?\s+(?:(?:of|and|for|the|on|in|&)\s+)*){1,10})\(([A-Z][A-Za-z&.]{1,9})\)"
 )
+# A run of capitalised words inside a sentence (after a lower-case word or punctuation), joiners
+# allowed: how English writes a proper name ("Department of Energy"), whatever the domain.
 _CAPITALISED = re.compile(r"(?<=[a-z,;:] )[A-Z][A-Za-z&.'’-]+(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][A-Za-z&.'’-]+)*")
+# A code of capitals then digits ("N5921D", "K-900", "NCT04368728"): registrations, models, trials.
 _IDENTIFIER = re.compile(r"\b[A-Z]{1,6}-?\d{2,}[A-Z\d-]*\b")
+# File-name word boundaries: separators and letter/digit switches ("FY2016_APR" → FY, 2016, APR).
 _SPLIT = re.compile(r"[\s_\-.]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+# A whole date in a file name (2024-01-10, 20240110): its year is not a period label on its own.
 _FULL_DATE = re.compile(r"(?<!\d)\d{4}[-_.]\d{2}[-_.]\d{2}(?!\d)|(?<!\d)\d{8}(?!\d)")
 
 
