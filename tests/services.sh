@@ -25,6 +25,11 @@ PG_ROLE="threadwise"
 PG_PASSWORD="threadwise"
 PG_DATABASE="threadwise_test"
 
+# Only the lines the caller evaluates go to the original stdout (fd 3); everything else, including
+# what the tools print (pg_ctlcluster's "Removed stale pid file."), goes to stderr. The servers are
+# started with fd 3 closed, or the caller's $(...) would wait for them to exit.
+exec 3>&1 1>&2
+emit() { echo "$*" >&3; }
 say() { echo "services: $*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -46,7 +51,7 @@ start_postgres() {
     read -r version name port status _ <<< "$cluster"
     if [ "$status" != "online" ]; then
         say "starting PostgreSQL $version/$name on port $port"
-        pg_ctlcluster "$version" "$name" start || die "pg_ctlcluster $version $name start failed (see /var/log/postgresql/)"
+        pg_ctlcluster "$version" "$name" start 3>&- || die "pg_ctlcluster $version $name start failed (see /var/log/postgresql/)"
         touch "$STATE/postgres.started"  # so `stop` stops only a cluster this script started
     fi
     for _ in $(seq 1 60); do
@@ -60,7 +65,7 @@ WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_ROLE')\gexec
 SELECT 'CREATE DATABASE $PG_DATABASE OWNER $PG_ROLE'
 WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$PG_DATABASE')\gexec
 SQL
-    echo "export THREADWISE_TEST_POSTGRES_URL=postgresql+asyncpg://$PG_ROLE:$PG_PASSWORD@127.0.0.1:$port/$PG_DATABASE"
+    emit "export THREADWISE_TEST_POSTGRES_URL=postgresql+asyncpg://$PG_ROLE:$PG_PASSWORD@127.0.0.1:$port/$PG_DATABASE"
     say "PostgreSQL $version ready: database $PG_DATABASE on 127.0.0.1:$port"
 }
 
@@ -123,7 +128,7 @@ start_node() {  # start_node RUN: a node with its data in RUN (new, or stopped: 
         -E discovery.type=single-node -E xpack.security.enabled=false \
         -E network.host=127.0.0.1 -E http.port="$port" -E transport.port=0 \
         -E path.data="$run/data" -E path.logs="$run/logs" -E cluster.name=threadwise-test \
-        -E action.destructive_requires_name=false > "$run/logs/console.log" 2>&1 \
+        -E action.destructive_requires_name=false > "$run/logs/console.log" 2>&1 3>&- \
         || die "Elasticsearch did not start; its log is in $run/logs"
     for _ in $(seq 1 240); do
         if curl -fsS "$url/_cluster/health?wait_for_status=yellow&timeout=1s" > /dev/null 2>&1; then
@@ -151,14 +156,14 @@ stop_node() {  # stop_node RUN: stop the node whose data is in RUN, and wait unt
 start_elasticsearch() {
     local run url
     if url="$(running_elasticsearch)"; then
-        echo "export THREADWISE_ELASTICSEARCH_URL=$url"
+        emit "export THREADWISE_ELASTICSEARCH_URL=$url"
         say "Elasticsearch already running at $url"
         return 0
     fi
     run="$(mktemp -d "$STATE/elasticsearch-XXXXXX")"
     start_node "$run"
     echo "$run" > "$STATE/elasticsearch.current"
-    echo "export THREADWISE_ELASTICSEARCH_URL=$(cat "$run/url")"
+    emit "export THREADWISE_ELASTICSEARCH_URL=$(cat "$run/url")"
 }
 
 stop_elasticsearch() {
@@ -197,7 +202,7 @@ case "${1:-}" in
         # and URL; given a stopped node's directory, starts it again on the same port and data.
         run="${2:-$(mktemp -d "$STATE/node-XXXXXX")}"
         start_node "$run"
-        echo "$run $(cat "$run/url")"
+        emit "$run $(cat "$run/url")"
         ;;
     node-stop)
         [ -n "${2:-}" ] || die "usage: bash tests/services.sh node-stop DIR [--remove]"
