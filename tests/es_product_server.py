@@ -12,8 +12,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from aiohttp import web
 
+from adapters.search import elasticsearch_bodies as bodies
 from tests import es_fixtures
 from tests.integration.test_elasticsearch_wire import HEADERS, FakeElasticsearch
 
@@ -51,13 +53,17 @@ class ConversationElasticsearch(FakeElasticsearch):
                 return web.json_response(_aggregated(aggregations), headers=HEADERS)
             if "annotations" in path or "labels" in path:
                 return web.json_response(_hits([]), headers=HEADERS)
-            name = "search_knn" if "knn" in body else "search_bm25"
             self.requests.append((request.method, path, body))
-            status, found = es_fixtures.load(name)
-            for hit in found["hits"]["hits"]:
-                hit["_source"]["embedding"] = self._embed(hit["_source"]["text"])
-            return web.json_response(found, status=status, headers=HEADERS)
+            found = self._search_reply(body)
+            return web.json_response(found, status=found.pop("status"), headers=HEADERS)
         return await self._handle(request)
+
+    def _search_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The fixture's passages, with their vectors re-embedded by the product's embedder."""
+        found = super()._search_reply(body)
+        for hit in found["hits"]["hits"]:
+            hit["_source"]["vector"] = bodies.packed(np.asarray(self._embed(hit["_source"]["text"]), np.float32))
+        return found
 
 
 def _hits(hits: list[Any]) -> dict[str, Any]:

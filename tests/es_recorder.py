@@ -65,11 +65,21 @@ class RecordingProxy(_Recorder):
             status, content_type = answer.status, answer.headers.get("Content-Type", "application/json")
             product = answer.headers.get("X-Elastic-Product")
         text = raw.decode() if raw else ""
-        body: Any = json.loads(text) if text and "_bulk" not in request.path else text
         answer_body = json.loads(payload or b"null")
+        if request.path.endswith("/_msearch"):  # NDJSON; kept as the lone searches it holds
+            lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+            path = request.path.removesuffix("/_msearch") + "/_search"
+            for search, found in zip(lines[1::2], answer_body["responses"], strict=True):
+                reply = {k: v for k, v in found.items() if k != "status"}
+                self.exchanges.append((request.method, path, search, found.get("status", status), reply, False))
+            return web.Response(body=payload, status=status, headers={"Content-Type": content_type} | _product(product))
+        body: Any = json.loads(text) if text and "_bulk" not in request.path else text
         self.exchanges.append((request.method, request.path, body, status, answer_body, "scroll" in request.query))
-        out_headers = {"Content-Type": content_type} | ({"X-Elastic-Product": product} if product else {})
-        return web.Response(body=payload, status=status, headers=out_headers)
+        return web.Response(body=payload, status=status, headers={"Content-Type": content_type} | _product(product))
+
+
+def _product(product: str | None) -> dict[str, str]:
+    return {"X-Elastic-Product": product} if product else {}
 
 
 async def record_fixtures(cluster_url: str, folder: Path = es_fixtures.FOLDER) -> list[str]:

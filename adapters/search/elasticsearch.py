@@ -13,16 +13,19 @@ import datetime as dt
 import functools
 import logging
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 from elasticsearch import ApiError, AsyncElasticsearch, ConnectionTimeout, NotFoundError, TransportError
 from elasticsearch import ConnectionError as ClusterUnreachableError
+from elasticsearch.exceptions import HTTP_EXCEPTIONS
 from elasticsearch.helpers import async_bulk, async_scan
 
 from adapters.annotations.matching import aggregate, match_query_labels, select
 from adapters.annotations.units import UnitNormalizer
 from adapters.search import elasticsearch_bodies as bodies
+from adapters.search.elasticsearch_indices import IndexLifecycle
 from adapters.search.embedded import as_matrix
 from core.contracts import SearchFilters
 from core.errors import SearchUnavailableError
@@ -64,7 +67,7 @@ def _reachable(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Corou
     return call
 
 
-class ElasticsearchBackend:
+class ElasticsearchBackend(IndexLifecycle):
     """Segments, summaries, annotations and label embeddings in three aliased indices."""
 
     name = "elasticsearch"
@@ -97,60 +100,6 @@ class ElasticsearchBackend:
             self.labels: bodies.label_mappings(self._dimension),
         }
 
-    async def ensure_indices(self) -> None:
-        """Create `<alias>-v1` with explicit mappings for every alias that does not exist yet; segments
-        written before BM25 read `terms` get the field, and `threadwise index reindex` fills it."""
-        for alias, mappings in self._mappings().items():
-            if not await self.client.indices.exists_alias(name=alias):
-                await self.client.indices.create(
-                    index=f"{alias}-v1", mappings=mappings, settings=self._settings, aliases={alias: {}}
-                )
-        if not await self._has_terms(self.segments):
-            await self.client.indices.put_mapping(index=self.segments, properties={"terms": bodies.TERMS_FIELD})
-            log.warning("%s was written before BM25 read `terms`: run `threadwise index reindex`", self.segments)
-
-    async def _has_terms(self, index: str) -> bool:
-        """Whether every physical index behind `index` maps the `terms` field."""
-        found = await self.client.indices.get_mapping(index=index)
-        return all("terms" in body["mappings"].get("properties", {}) for body in found.values())
-
-    async def reindex(self) -> dict[str, str]:
-        """Copy every alias into a new physical index and swap the alias atomically."""
-        swapped = {}
-        for alias, mappings in self._mappings().items():
-            current = next(iter(await self.client.indices.get_alias(name=alias)))
-            version = int(current.rsplit("-v", 1)[1]) + 1
-            target = f"{alias}-v{version}"
-            await self.client.indices.create(index=target, mappings=mappings, settings=self._settings)
-            if alias == self.segments:  # the copy fills `terms` where an older version left it out
-                await self._copy(current, target)
-            else:
-                await self._server_reindex(current, target)
-            await self.client.indices.update_aliases(
-                actions=[{"remove": {"index": current, "alias": alias}}, {"add": {"index": target, "alias": alias}}]
-            )
-            swapped[alias] = target
-        return swapped
-
-    async def _server_reindex(self, source: str, target: str) -> None:
-        """`_reindex` on the node, or the client-side copy where the node has no such API."""
-        try:
-            await self.client.reindex(source={"index": source}, dest={"index": target}, refresh=True)
-        except ApiError as exc:
-            if not bodies.route_missing(exc):
-                raise
-            await self._copy(source, target)
-
-    async def _copy(self, source: str, target: str) -> None:
-        """Copy every entry of `source` into `target` with the client's scan and bulk helpers (its
-        `async_reindex` asks for data streams first, a module API a minimal node lacks)."""
-        actions = (
-            {"_index": target, "_id": hit["_id"], "_source": bodies.with_terms(hit["_source"])}
-            async for hit in async_scan(self.client, index=source, query={"query": {"match_all": {}}}, size=500)
-        )
-        await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
-        await self.client.indices.refresh(index=target)
-
     @_reachable
     async def upsert_document(
         self,
@@ -172,6 +121,7 @@ class ElasticsearchBackend:
                     "category": document.category,
                     "date": s.date.isoformat() if s.date else None,
                     "terms": bodies.segment_terms(s.title, s.section, s.text),
+                    "vector": bodies.packed(matrix[i]),
                     "embedding": matrix[i].tolist(),
                 },
             }
@@ -263,17 +213,29 @@ class ElasticsearchBackend:
         limit: int,
         recency_boost: float = 0.0,
     ) -> list[SearchHit]:
-        """BM25 and kNN with the same filters, fused by RRF (k = 60) in the client."""
+        """BM25 and kNN with the same filters in one `_msearch` (the node runs them side by side),
+        fused by RRF (k = 60) in the client."""
         vector = as_matrix(query_vector).reshape(-1)
         if self._rrf_retriever:
             found = await self.client.search(
                 index=self.segments, body=bodies.rrf_retriever_body(query, vector.tolist(), filters, limit)
             )
             return self._hits([_ids(found)], _sources(found), vector, limit)
-        text = await self.client.search(index=self.segments, body=bodies.bm25_body(query, filters, limit))
-        dense = await self.client.search(index=self.segments, body=bodies.knn_body(vector.tolist(), filters, limit))
+        text, dense = await self._msearch(
+            bodies.bm25_body(query, filters, limit), bodies.knn_body(vector.tolist(), filters, limit)
+        )
         sources = {**_sources(text), **_sources(dense)}
         return self._hits([_ids(text), _ids(dense)], sources, vector, limit, bm25=text, boost=recency_boost)
+
+    async def _msearch(self, *searches: dict[str, Any]) -> list[Any]:
+        """Several searches of the segments in one request; a search that failed raises, as alone."""
+        found = await self.client.msearch(index=self.segments, searches=[p for body in searches for p in ({}, body)])
+        for answer in found["responses"]:
+            if "error" in answer:
+                status = int(answer.get("status", 500))
+                kind = HTTP_EXCEPTIONS.get(status, ApiError)
+                raise kind(message=str(answer["error"]), meta=replace(found.meta, status=status), body=answer)
+        return list(found["responses"])
 
     def _hits(
         self,
@@ -292,7 +254,7 @@ class ElasticsearchBackend:
         scores = {hit["_id"]: float(hit["_score"] or 0.0) for hit in (bm25 or {}).get("hits", {}).get("hits", [])}
         hits = []
         for key, score in list(fused.items())[:limit]:
-            stored = np.asarray(sources[key]["embedding"], dtype=np.float32)
+            stored = bodies.source_vector(sources[key])
             cosine = float(stored @ vector / ((np.linalg.norm(stored) * np.linalg.norm(vector)) or 1.0))
             hits.append(
                 SearchHit(

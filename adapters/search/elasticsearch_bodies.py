@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
+import numpy as np
 from elasticsearch import ApiError
 
 from adapters.search.embedded_lexical import LexicalIndex
@@ -13,6 +15,7 @@ from core.contracts import SearchFilters
 # reads them (stop words dropped, Snowball-stemmed, title twice), split on whitespace by the node.
 # The node's own English analysis needs the analysis-common module, which a minimal node lacks.
 TERMS_FIELD = {"type": "text", "analyzer": "whitespace"}
+VECTOR_FIELD = {"type": "binary"}
 
 
 def segment_terms(title: str, section: str | None, text: str) -> str:
@@ -40,16 +43,33 @@ SEGMENT_FIELDS = [
     "url",
     "date",
     "text",
-    "embedding",
+    "vector",
+    "embedding",  # only an index written before `vector` existed still keeps it in `_source`
 ]
+
+
+def packed(vector: np.ndarray) -> str:
+    """A segment's vector as its `_source` keeps it: base64 of little-endian float32. Returned with
+    every hit to measure its cosine, it is a quarter of the JSON number list's size and decodes
+    without parsing (the list cost about 20 ms a hybrid search of 50 + 50 hits at 100k segments)."""
+    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
+
+
+def source_vector(source: dict[str, Any]) -> np.ndarray:
+    """The vector of a returned segment: `vector`, or the `embedding` list of an older index."""
+    if "vector" in source:
+        return np.frombuffer(base64.b64decode(source["vector"]), dtype="<f4")
+    return np.asarray(source["embedding"], dtype=np.float32)
 
 
 def segment_mappings(dimension: int, vector_index: str = "int8_hnsw") -> dict[str, Any]:
     """Explicit mappings: keywords for filters, BM25 text fields, a cosine `dense_vector` with HNSW
-    (`vector_index`: "hnsw" keeps float vectors in the graph, "int8_hnsw" quantizes them)."""
+    (`vector_index`: "hnsw" keeps float vectors in the graph, "int8_hnsw" quantizes them). The
+    indexed `embedding` is left out of `_source`, which keeps the same vector packed in `vector`."""
     keyword = {"type": "keyword"}
     return {
         "dynamic": "strict",
+        "_source": {"excludes": ["embedding"]},
         "properties": {
             "chunk_id": keyword,
             "doc_id": keyword,
@@ -66,6 +86,7 @@ def segment_mappings(dimension: int, vector_index: str = "int8_hnsw") -> dict[st
             "date": {"type": "date", "format": "strict_date"},
             "text": {"type": "text"},
             "terms": TERMS_FIELD,
+            "vector": VECTOR_FIELD,
             "embedding": {
                 "type": "dense_vector",
                 "dims": dimension,
@@ -210,11 +231,19 @@ def annotated_documents_body(filters: SearchFilters) -> dict[str, Any]:
     }
 
 
-def with_terms(source: dict[str, Any]) -> dict[str, Any]:
-    """A copied segment with its BM25 `terms` (filled in where an older version left them out)."""
-    if "text" in source and "terms" not in source:
-        return {**source, "terms": segment_terms(source["title"], source.get("section"), source["text"])}
-    return source
+def upgraded(source: dict[str, Any]) -> dict[str, Any]:
+    """A copied segment with the fields the current mappings expect: its BM25 `terms` and its packed
+    `vector` where an older version left them out, its indexed `embedding` from the packed one."""
+    if "text" not in source:
+        return source
+    copy = dict(source)
+    if "terms" not in copy:
+        copy["terms"] = segment_terms(copy["title"], copy.get("section"), copy["text"])
+    if "vector" not in copy:
+        copy["vector"] = packed(np.asarray(copy["embedding"], dtype=np.float32))
+    if "embedding" not in copy:
+        copy["embedding"] = source_vector(copy).tolist()
+    return copy
 
 
 def route_missing(exc: ApiError) -> bool:

@@ -10,7 +10,7 @@ A live cluster runs the shared contract suite too when THREADWISE_ELASTICSEARCH_
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import numpy as np
@@ -56,9 +56,13 @@ class FakeElasticsearch:
         raw = await request.text()
         path = request.path
         body: Any = raw
-        if raw and "_bulk" not in path:
+        if raw and path.endswith("/_msearch"):  # NDJSON: a header line, then a search body, for each
+            body = [json.loads(line) for line in raw.splitlines() if line.strip()]
+        elif raw and "_bulk" not in path:
             body = json.loads(raw)
         self.requests.append((request.method, path, body))
+        if path.endswith("/_msearch"):
+            return web.json_response(msearch_reply(body, self._search_reply), headers=HEADERS)
         if request.method == "GET" and path.endswith("/_mapping"):
             # The mappings each index was created with, for the indices behind the alias asked about.
             alias = path.strip("/").removesuffix("/_mapping")
@@ -95,6 +99,16 @@ class FakeElasticsearch:
                 ]
             }
         return web.json_response(reply, status=status, headers=HEADERS)
+
+    def _search_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        """One search of an `_msearch`: the fixture a lone search with this body gets."""
+        status, reply = es_fixtures.load("search_knn" if "knn" in body else "search_bm25")
+        return reply | {"status": status}
+
+
+def msearch_reply(lines: list[Any], answer: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """An `_msearch` answer: each search's own answer, in order (the lines alternate header, body)."""
+    return {"took": 1, "responses": [answer(body) for body in lines[1::2]]}
 
 
 @pytest.fixture
@@ -158,9 +172,13 @@ async def test_hybrid_sends_the_pinned_bodies_and_fuses_in_the_client(
     server, backend = cluster
     filters = SearchFilters(collections=["default"])
     hits = await backend.search_hybrid("parental leave", VECTOR, filters, 10)
-    searches = [body for _, path, body in server.requests if path.endswith("/_search")]
-    assert searches == [
+    # One request to the segments alias: both searches, side by side on the node.
+    ((path, lines),) = [(path, body) for _, path, body in server.requests if path.endswith(("_search", "_msearch"))]
+    assert path == "/threadwise-segments/_msearch"
+    assert lines == [
+        {},
         bodies.bm25_body("parental leave", filters, 10),
+        {},
         bodies.knn_body(VECTOR[0].tolist(), filters, 10),
     ]
     # The client fuses the two answers by RRF, and measures cosine from the returned embeddings.
@@ -172,7 +190,7 @@ async def test_hybrid_sends_the_pinned_bodies_and_fuses_in_the_client(
         assert hit.bm25_rank == (lexical.index(hit.segment.chunk_id) + 1 if hit.segment.chunk_id in lexical else None)
         source = next((h["_source"] for h in nearest if h["_id"] == hit.segment.chunk_id), None)
         if source is not None:
-            assert hit.cosine == pytest.approx(float(np.dot(VECTOR[0], source["embedding"])), abs=1e-5)
+            assert hit.cosine == pytest.approx(float(np.dot(VECTOR[0], bodies.source_vector(source))), abs=1e-5)
 
 
 def test_every_fixture_says_whether_it_is_synthetic_or_recorded() -> None:

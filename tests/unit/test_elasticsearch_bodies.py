@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from adapters.search import elasticsearch_bodies as bodies
@@ -71,3 +72,29 @@ def test_dense_vector_sets_index_options_and_cosine() -> None:
 
 def test_no_collection_may_read_nothing() -> None:
     assert {"terms": {"collection": []}} in bodies.filter_clauses(SearchFilters(collections=[]))
+
+
+def test_a_packed_vector_decodes_to_the_same_floats() -> None:
+    vector = np.asarray([0.1, -2.5, 3.25e-7, 1.0], dtype=np.float32)
+    decoded = bodies.source_vector({"vector": bodies.packed(vector)})
+    assert decoded.dtype == np.float32 and decoded.tolist() == vector.tolist()
+    # An index written before vectors were packed returns the number list instead.
+    assert bodies.source_vector({"embedding": [0.5, 0.25]}).tolist() == [0.5, 0.25]
+
+
+def test_the_indexed_embedding_is_left_out_of_source_and_kept_packed() -> None:
+    mappings = bodies.segment_mappings(384)
+    assert mappings["_source"] == {"excludes": ["embedding"]}
+    assert mappings["properties"]["vector"] == {"type": "binary"}
+    assert "vector" in bodies.SEGMENT_FIELDS
+
+
+def test_a_copied_segment_gets_the_fields_its_version_lacked() -> None:
+    old = {"title": "Handbook", "section": None, "text": "Annual leave is 25 days.", "embedding": [0.6, 0.8]}
+    copy = bodies.upgraded(old)
+    assert copy["terms"] == bodies.segment_terms("Handbook", None, "Annual leave is 25 days.")
+    assert bodies.source_vector({"vector": copy["vector"]}).tolist() == pytest.approx([0.6, 0.8])
+    # A current segment's `_source` has no `embedding` (excluded): the copy indexes it from `vector`.
+    current = {k: v for k, v in copy.items() if k != "embedding"}
+    assert bodies.upgraded(current)["embedding"] == pytest.approx([0.6, 0.8])
+    assert bodies.upgraded({"label": "x"}) == {"label": "x"}  # not a segment: as it was
