@@ -1,6 +1,6 @@
 """Hybrid query latency and write rate at 100k and 1M segments, Elasticsearch beside embedded (issue 25).
 
-    python benchmarks/es_scale.py BACKEND SIZE [--vector-index hnsw|int8_hnsw] [--nfcorpus DIR]
+    python benchmarks/es_scale.py BACKEND SIZE [--vector-index hnsw|int8_hnsw] [--optimize] [--nfcorpus DIR]
 
 BACKEND is `elasticsearch` (the node in THREADWISE_ELASTICSEARCH_URL; `bash tests/services.sh start`)
 or `embedded`. Segments are real NFCorpus passages, repeated with distinct ids to reach SIZE, written
@@ -8,8 +8,9 @@ through the backend's own `upsert_document` in documents of 1,000 segments, then
 vectors are synthetic unit vectors: encoding 1M passages would take most of a day on this machine,
 and neither the HNSW graph's cost nor exact search's depends on the values. The write rate is the
 backend's alone (the encoder is not in it). Queries are 300 real NFCorpus queries; each is timed
-twice: the search alone, and the search with the real model's query encoding. The Elasticsearch
-indices are deleted afterwards. Prints one JSON line.
+twice: the search alone, and the search with the real model's query encoding. With `--optimize`,
+the Elasticsearch index is then force-merged (`threadwise index optimize`) and measured again. The
+Elasticsearch indices are deleted afterwards. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def percentile(values: list[float], q: float) -> float:
     return round(ordered[int(q * (len(ordered) - 1))], 1)
 
 
-async def measure(kind: str, size: int, vector_index: str, folder: Path) -> dict[str, Any]:
+async def measure(kind: str, size: int, vector_index: str, folder: Path, optimize: bool) -> dict[str, Any]:
     passages = [json.loads(line) for line in (folder / "corpus.jsonl").open(encoding="utf-8")]
     queries = [json.loads(line)["text"] for line in (folder / "queries.jsonl").open(encoding="utf-8")][:QUERIES]
     data = Path(tempfile.mkdtemp(prefix="threadwise-scale-"))
@@ -111,6 +112,32 @@ async def measure(kind: str, size: int, vector_index: str, folder: Path) -> dict
     began = time.perf_counter()
     await backend.refresh()
     writing += time.perf_counter() - began
+    result: dict[str, Any] = {
+        "backend": kind,
+        "vector_index": vector_index if kind == "elasticsearch" else "exact",
+        "segments": size,
+        "write_s": round(writing, 1),
+        "write_per_s": round(size / writing),
+    }
+    result |= await latencies(backend, embedder, executor, queries)
+    if optimize and isinstance(backend, ElasticsearchBackend):
+        began = time.perf_counter()
+        left = await backend.optimize(lambda s: print(json.dumps({"merging_s": round(s)}), flush=True))
+        result["optimize_s"] = round(time.perf_counter() - began, 1)
+        result["lucene_segments_after"] = left
+        result["optimized"] = await latencies(backend, embedder, executor, queries)
+    if isinstance(backend, ElasticsearchBackend):
+        found = await backend.client.count(index=backend.segments, query={"term": {"kind": "segment"}})
+        assert found["count"] == size, found
+        for name in list(await backend.client.indices.get(index="threadwise-scale-*", expand_wildcards="all")):
+            await backend.client.indices.delete(index=name)
+    await backend.close()
+    executor.shutdown()
+    return result
+
+
+async def latencies(backend: SearchBackend, embedder: Any, executor: CpuExecutor, queries: list[str]) -> dict[str, Any]:
+    """Hybrid search p50/p95 over the queries, alone and with each query's encoding."""
     filters = SearchFilters(collections=["bench"])
     for text in queries[:20]:  # warm the caches (and, on Elasticsearch, load the graph)
         await backend.search_hybrid(text, await executor.run(embedder.encode, [text]), filters, LIMIT)
@@ -123,19 +150,7 @@ async def measure(kind: str, size: int, vector_index: str, folder: Path) -> dict
         done = time.perf_counter()
         searching.append((done - encoded) * 1000)
         with_encoding.append((done - started) * 1000)
-    if isinstance(backend, ElasticsearchBackend):
-        found = await backend.client.count(index=backend.segments, query={"term": {"kind": "segment"}})
-        assert found["count"] == size, found
-        for name in list(await backend.client.indices.get(index="threadwise-scale-*", expand_wildcards="all")):
-            await backend.client.indices.delete(index=name)
-    await backend.close()
-    executor.shutdown()
     return {
-        "backend": kind,
-        "vector_index": vector_index if kind == "elasticsearch" else "exact",
-        "segments": size,
-        "write_s": round(writing, 1),
-        "write_per_s": round(size / writing),
         "hybrid_search_p50_ms": percentile(searching, 0.5),
         "hybrid_search_p95_ms": percentile(searching, 0.95),
         "with_encoding_p50_ms": percentile(with_encoding, 0.5),
@@ -148,9 +163,10 @@ def main() -> None:
     parser.add_argument("backend", choices=["elasticsearch", "embedded"])
     parser.add_argument("size", type=int)
     parser.add_argument("--vector-index", default="int8_hnsw", choices=["hnsw", "int8_hnsw"])
+    parser.add_argument("--optimize", action="store_true", help="then force-merge (`index optimize`), measure again")
     parser.add_argument("--nfcorpus", type=Path, default=Path(__file__).parents[2] / "shared/data/beir-nfcorpus")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(measure(args.backend, args.size, args.vector_index, args.nfcorpus))))
+    print(json.dumps(asyncio.run(measure(args.backend, args.size, args.vector_index, args.nfcorpus, args.optimize))))
 
 
 if __name__ == "__main__":

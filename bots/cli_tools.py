@@ -157,6 +157,28 @@ def index_reindex() -> None:
         err.print(f"{alias} → {index}", highlight=False)
 
 
+@index_app.command("optimize")
+def index_optimize() -> None:
+    """Elasticsearch: merge the segments index into one Lucene segment, for faster kNN after a bulk
+    ingestion (minutes at a million entries; later writes add segments again)."""
+    from bots.bootstrap import build_app
+
+    settings = _settings()
+    if settings.search_backend != "elasticsearch":
+        err.print("[red]error:[/red] optimize applies to THREADWISE_SEARCH_BACKEND=elasticsearch only")
+        raise typer.Exit(2)
+
+    async def main() -> int:
+        app_ = await build_app(settings)
+        try:
+            merging = lambda seconds: err.print(f"merging… {seconds:.0f} s", highlight=False)  # noqa: E731
+            return await app_.backend.optimize(merging)  # type: ignore[attr-defined, no-any-return]
+        finally:
+            await app_.close()
+
+    err.print(f"merged: {_run(main)} Lucene segment(s) left", highlight=False)
+
+
 @channels_app.command("set")
 def channels_set(
     key: Annotated[str, typer.Argument(help="Channel key, e.g. slack:T0123:C0456 or teams:<tenant>:<channel>.")],

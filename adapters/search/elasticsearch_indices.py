@@ -7,6 +7,8 @@ Each alias (segments, annotations, labels) points at a versioned physical index,
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from elasticsearch import ApiError, AsyncElasticsearch
@@ -83,3 +85,35 @@ class IndexLifecycle:
         )
         await async_bulk(self.client, actions, max_retries=5, initial_backoff=1)
         await self.client.indices.refresh(index=target)
+
+    async def optimize(self, progress: Callable[[float], None] = lambda _: None) -> int:
+        """Force-merge the segments index into one Lucene segment, and return how many remain.
+
+        kNN searches every Lucene segment's HNSW graph in turn, and a bulk ingestion leaves dozens
+        (65 at 100k entries; hybrid p50 24 ms before the merge). Elasticsearch's guide to kNN speed
+        recommends the merge for an index that is no longer written; later writes add segments
+        again. The merge runs as a task on the node (minutes at 1M entries); `progress` hears the
+        seconds elapsed every five seconds."""
+        started = time.monotonic()
+        task = await self.client.indices.forcemerge(index=self.segments, max_num_segments=1, wait_for_completion=False)
+        while not await self._finished(task["task"]):
+            progress(time.monotonic() - started)
+        found = await self.client.indices.segments(index=self.segments)
+        return sum(
+            len(shard["segments"])
+            for index in found["indices"].values()
+            for copies in index["shards"].values()
+            for shard in copies
+        )
+
+    async def _finished(self, task: str) -> bool:
+        """Wait up to five seconds on the node for `task`; whether it has completed."""
+        try:
+            found = await self.client.tasks.get(task_id=task, wait_for_completion=True, timeout="5s")
+        except ApiError as exc:
+            if exc.error != "timeout_exception":  # 500 when the wait ends with the task still running
+                raise
+            return False
+        if "error" in found:
+            raise ApiError(message=str(found["error"]), meta=found.meta, body=found.body)
+        return bool(found["completed"])

@@ -78,3 +78,25 @@ async def test_an_index_from_the_earlier_version_is_searched_then_reindexed(capl
     finally:
         await drop_test_indices(client, prefix)
         await client.close()
+
+
+async def test_optimize_merges_the_segments_index_into_one_lucene_segment() -> None:
+    client = AsyncElasticsearch(elasticsearch_url())
+    prefix = f"threadwise-test-{uuid.uuid4().hex[:8]}"
+    backend = ElasticsearchBackend(client=client, dimension=4, prefix=prefix, replicas=0)
+    try:
+        await backend.ensure_indices()
+        for chunk_id, (text, embedding) in PASSAGES.items():  # a refresh each: a Lucene segment each
+            source = {"chunk_id": chunk_id, "doc_id": chunk_id[:2], "collection": "default", "kind": "segment"}
+            source |= {"position": 0, "title": "Handbook", "text": text, "terms": text.lower()}
+            source |= {"vector": bodies.packed(np.asarray(embedding, np.float32)), "embedding": embedding}
+            await client.index(index=backend.segments, id=chunk_id, document=source, refresh=True)
+        found = await client.indices.segments(index=backend.segments)
+        ((shard,),) = next(iter(found["indices"].values()))["shards"].values()
+        assert len(shard["segments"]) == 2
+        assert await backend.optimize() == 1
+        hits = await backend.search_hybrid("paid leave", QUERY, SearchFilters(collections=["default"]), 5)
+        assert [h.segment.chunk_id for h in hits] == ["d2:0", "d1:0"]
+    finally:
+        await drop_test_indices(client, prefix)
+        await client.close()
