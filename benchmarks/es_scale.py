@@ -121,6 +121,7 @@ async def measure(kind: str, size: int, vector_index: str, folder: Path, optimiz
     }
     result |= await latencies(backend, embedder, executor, queries)
     if optimize and isinstance(backend, ElasticsearchBackend):
+        print(json.dumps(result), flush=True)  # the figures so far, should the merge not finish
         began = time.perf_counter()
         left = await backend.optimize(lambda s: print(json.dumps({"merging_s": round(s)}), flush=True))
         result["optimize_s"] = round(time.perf_counter() - began, 1)
