@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from elasticsearch import ApiError, AsyncElasticsearch
+from elasticsearch.exceptions import GeneralAvailabilityWarning
 from elasticsearch.helpers import async_bulk, async_scan
 
 from adapters.search import elasticsearch_bodies as bodies
@@ -109,7 +111,10 @@ class IndexLifecycle:
     async def _finished(self, task: str) -> bool:
         """Wait up to five seconds on the node for `task`; whether it has completed."""
         try:
-            found = await self.client.tasks.get(task_id=task, wait_for_completion=True, timeout="5s")
+            with warnings.catch_warnings():
+                # The client marks the task API "technical preview"; the node has served it since 5.x.
+                warnings.simplefilter("ignore", GeneralAvailabilityWarning)
+                found = await self.client.tasks.get(task_id=task, wait_for_completion=True, timeout="5s")
         except ApiError as exc:
             if exc.error != "timeout_exception":  # 500 when the wait ends with the task still running
                 raise
