@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from aiohttp import web
-from elasticsearch import AsyncElasticsearch
+from elasticsearch import AsyncElasticsearch, NotFoundError
 
 from adapters.search import elasticsearch_bodies as bodies
 from adapters.search.elasticsearch import ElasticsearchBackend
@@ -226,3 +226,23 @@ async def test_reindex_copies_into_the_next_version_and_swaps_the_alias(
     }
     created = [path for method, path, _ in server.requests if method == "PUT"]
     assert "/threadwise-segments-v2" in created
+
+
+class MissingIndexForKnn(FakeElasticsearch):
+    """Answers an `_msearch` whose kNN search failed on the node (its index is gone)."""
+
+    def _search_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        if "knn" not in body:
+            return super()._search_reply(body)
+        return {"error": {"type": "index_not_found_exception", "reason": "no such index"}, "status": 404}
+
+
+async def test_a_failed_search_inside_the_msearch_raises_as_it_would_alone() -> None:
+    server = await MissingIndexForKnn().start()
+    backend = ElasticsearchBackend(client=AsyncElasticsearch(server.url), dimension=4)
+    try:
+        with pytest.raises(NotFoundError, match="index_not_found_exception"):
+            await backend.search_hybrid("parental leave", VECTOR, SearchFilters(), 10)
+    finally:
+        await backend.close()
+        await server.stop()
