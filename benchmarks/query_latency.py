@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from es_scale import PER_DOCUMENT, percentile, record_of, segments_of  # the same passages and records
 
 from adapters.search.embedded import EmbeddedSearchBackend
 from bots.bootstrap import build_app
 from bots.settings import Settings
 from core.contracts import SearchFilters
-from core.knowledge import DocumentRecord, Segment
 
 QUERIES = 300
 
@@ -40,31 +40,12 @@ async def measure(folder: Path, size: int) -> dict[str, float]:
         dimension=app.embedder.dimension,
     )
     rng = np.random.default_rng(7)
-    batch = 1000
-    for start in range(0, size, batch):
-        vectors = rng.normal(size=(batch, app.embedder.dimension)).astype(np.float32)
+    for start in range(0, size, PER_DOCUMENT):
+        vectors = rng.normal(size=(PER_DOCUMENT, app.embedder.dimension)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         doc_id = f"bench{start}"
-        segments = [
-            Segment(
-                chunk_id=f"{doc_id}:{i}",
-                doc_id=doc_id,
-                collection="bench",
-                position=i,
-                text=passages[(start + i) % len(passages)]["text"],
-                title=passages[(start + i) % len(passages)]["title"],
-            )
-            for i in range(batch)
-        ]
-        record = DocumentRecord(
-            doc_id=doc_id,
-            collection="bench",
-            title=doc_id,
-            source_path=doc_id,
-            relative_path=doc_id,
-            media_type="text/plain",
-            content_hash=doc_id,
-        )
+        segments = segments_of(doc_id, start, passages)
+        record = record_of(doc_id)
         await backend.upsert_document(record, segments, vectors)
     filters = SearchFilters(collections=["bench"])
     await backend.search_hybrid("warm up", await app.embedder.embed(["warm up"]), filters, 50)
@@ -96,19 +77,14 @@ async def measure(folder: Path, size: int) -> dict[str, float]:
     await app.close()
     return {
         "chunks": size,
-        "p50_ms": _percentile(timings, 0.5),
-        "p95_ms": _percentile(timings, 0.95),
-        "embed_p50_ms": _percentile(embedding, 0.5),
-        "search_p50_ms": _percentile(searching, 0.5),
-        "search_p95_ms": _percentile(searching, 0.95),
-        "bm25_leg_p50_ms": _percentile(bm25_only, 0.5),
-        "vector_leg_p50_ms": _percentile(vector_only, 0.5),
+        "p50_ms": percentile(timings, 0.5),
+        "p95_ms": percentile(timings, 0.95),
+        "embed_p50_ms": percentile(embedding, 0.5),
+        "search_p50_ms": percentile(searching, 0.5),
+        "search_p95_ms": percentile(searching, 0.95),
+        "bm25_leg_p50_ms": percentile(bm25_only, 0.5),
+        "vector_leg_p50_ms": percentile(vector_only, 0.5),
     }
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[int(q * (len(ordered) - 1))], 1)
 
 
 async def main(folder: Path) -> None:

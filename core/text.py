@@ -10,9 +10,9 @@ from nupunkt import sent_tokenize
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _SPACES = re.compile(r"[ \t\u00a0]+")
-# Capitalised words in a row, with the small words names keep ("Board of Governors").
 ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 """A word in capitals ("OPM", "NASA", "AT&T"): how organisations are named in short."""
+# Capitalised words in a row, with the small words names keep ("Board of Governors").
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
 
 # The core's one stop-list: words that carry no topic. Function words, and words that say how or

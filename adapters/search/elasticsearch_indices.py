@@ -41,15 +41,17 @@ class IndexLifecycle:
                     index=f"{alias}-v1", mappings=mappings, settings=self._settings, aliases={alias: {}}
                 )
         added = {"terms": bodies.TERMS_FIELD, "vector": bodies.VECTOR_FIELD}
-        missing = {name: field for name, field in added.items() if not await self._maps(self.segments, name)}
+        mapped = await self._mapped(self.segments)
+        missing = {name: field for name, field in added.items() if name not in mapped}
         if missing:
             await self.client.indices.put_mapping(index=self.segments, properties=missing)
             log.warning("%s lacks %s: run `threadwise index reindex`", self.segments, " and ".join(missing))
 
-    async def _maps(self, index: str, field: str) -> bool:
-        """Whether every physical index behind `index` maps `field`."""
+    async def _mapped(self, index: str) -> set[str]:
+        """The fields every physical index behind `index` maps (one request)."""
         found = await self.client.indices.get_mapping(index=index)
-        return all(field in body["mappings"].get("properties", {}) for body in found.values())
+        fields = [set(body["mappings"].get("properties", {})) for body in found.values()]
+        return set.intersection(*fields) if fields else set()
 
     async def reindex(self) -> dict[str, str]:
         """Copy every alias into a new physical index and swap the alias atomically."""
