@@ -85,20 +85,28 @@ def key_terms(text: str) -> list[str]:
 
 
 _UNIT_START = re.compile(r"^\s*([-*•+|#>]|\d+[.)]\s)")
+_LABEL = r"[A-Z][\w()/&.'’-]*(?: [\w()/&.'’-]+){0,4}"
+FIELD = re.compile(rf"^\s*{_LABEL}\s?:\s+\S")
+"""A form's field on one line, "Registration: N5921D", "Aircraft Damage: Substantial": a label of at
+most five words that starts with a capital, a colon, the value. Forms, spec sheets and receipts
+write one fact a line this way, and each line is a statement of its own."""
+FIELD_LABEL = re.compile(rf"^\s*{_LABEL}\s?:\s*$")
+"""A label alone on its line ("Registration:"), its value on the next line, as PDF forms lay them out."""
 
 
 def split_sentences(text: str) -> list[str]:
     """Split prose into sentences.
 
-    Hard-wrapped lines of a paragraph are joined first; list items, table rows and headings
-    stay units of their own. Sentence boundaries come from nupunkt's Punkt model, which knows
-    abbreviations and initials ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training.
+    Hard-wrapped lines of a paragraph are joined first; list items, table rows, headings and form
+    fields ("Registration: N5921D") start units of their own (a field's wrapped value still joins
+    it). Sentence boundaries come from nupunkt's Punkt model, which knows abbreviations and
+    initials ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training.
     """
     units: list[str] = []
     for line in text.splitlines():
         if not line.strip():
             units.append("")
-        elif units and units[-1] and not _UNIT_START.match(line) and not _UNIT_START.match(units[-1]):
+        elif units and units[-1] and not _starts_unit(line) and not _UNIT_START.match(units[-1]):
             units[-1] = f"{units[-1]} {line.strip()}"
         else:
             units.append(line.strip())
@@ -108,6 +116,10 @@ def split_sentences(text: str) -> list[str]:
         if unit:
             sentences.extend(part.strip() for part in sent_tokenize(unit) if isinstance(part, str) and part.strip())
     return sentences
+
+
+def _starts_unit(line: str) -> bool:
+    return bool(_UNIT_START.match(line) or FIELD.match(line))
 
 
 def snippet(text: str, limit: int = 160) -> str:

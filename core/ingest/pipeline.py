@@ -11,6 +11,8 @@ from typing import Literal, Protocol
 from core.concurrency import CpuExecutor
 from core.errors import SearchUnavailableError
 from core.ingest.facets import describe
+from core.ingest.fields import join_fields
+from core.ingest.furniture import strip_furniture
 from core.ingest.segmenter import Segmenter
 from core.ingest.shape import detect_category, summarize
 from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
@@ -245,7 +247,9 @@ class Ingestor:
         return None
 
     def _shape(self, loaded: LoadedDocument, record: DocumentRecord) -> tuple[list[Segment], list[Annotation]]:
-        """Segments, annotations, category and summaries of one document (CPU work)."""
+        """Segments, annotations, category and summaries of one document (CPU work); its running
+        headers and footers are left out and form fields joined (the facets read it as it was)."""
+        loaded = join_fields(strip_furniture(loaded))
         segments = self._segmenter.segment(loaded, record)
         annotations = self._annotator.annotate(loaded, record, segments) if self._annotator else []
         record.category = detect_category(loaded, segments, annotations)

@@ -16,7 +16,7 @@ from core.contracts import Citation, Evidence
 from core.orchestrator.state import Draft
 from core.orchestrator.steering import Name
 from core.orchestrator.support import content_terms, mentions, term_share
-from core.text import split_sentences, words
+from core.text import FIELD, split_sentences, words
 from core.understanding import answer_kind, holds
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
@@ -33,12 +33,13 @@ MAX_ALSO_CITED = 2
 
 
 def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
-    """Every readable sentence of the evidence, once per passage."""
+    """Every readable sentence of the evidence, once per passage: sentences of a few words, and a
+    form's fields however short ("Aircraft Damage: Substantial")."""
     return [
         (index, clean)
         for index, item in enumerate(evidence)
         for sentence in dict.fromkeys(split_sentences(item.text))
-        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS
+        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS or FIELD.match(clean)
     ]
 
 

@@ -1,0 +1,49 @@
+"""Form fields whose label and value stand on separate lines.
+
+A PDF form (an accident report, a trial registration, an invoice) is laid out in boxes: extracted
+as text, a box's label and its value often come out as two lines, "Registration:" then "N5921D".
+The general case it serves: a line that is only a label (`core.text.FIELD_LABEL`) followed by a
+line that is neither a label nor a list item or table row is one field, written back as
+"Registration: N5921D" so that segmentation keeps it as one statement and the annotator reads it as
+a fact like any "Label: value" line.
+"""
+
+from __future__ import annotations
+
+from core.knowledge import LoadedDocument
+from core.text import FIELD, FIELD_LABEL
+
+MAX_VALUE_CHARS = 80
+"""A box's value is short; a longer next line is prose that a heading with a colon introduces."""
+
+
+def _is_value(line: str) -> bool:
+    bare = line.strip()
+    return (
+        0 < len(bare) <= MAX_VALUE_CHARS
+        and not FIELD_LABEL.match(bare)
+        and not FIELD.match(bare)
+        and bare[0] not in "-*•+|#>"
+    )
+
+
+def join_fields(document: LoadedDocument) -> LoadedDocument:
+    """The document with every label line joined to the value line after it."""
+    changed = False
+    blocks = []
+    for block in document.blocks:
+        lines = block.text.splitlines()
+        out: list[str] = []
+        index = 0
+        while index < len(lines):
+            line = lines[index]
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            if FIELD_LABEL.match(line) and _is_value(following):
+                out.append(f"{line.strip()} {following.strip()}")
+                index += 2
+                changed = True
+                continue
+            out.append(line)
+            index += 1
+        blocks.append(block.model_copy(update={"text": "\n".join(out)}) if len(out) != len(lines) else block)
+    return document.model_copy(update={"blocks": blocks}) if changed else document
