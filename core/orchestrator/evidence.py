@@ -37,15 +37,22 @@ def most_recent(evidence: list[Evidence], terms: list[str]) -> list[Evidence]:
 
 
 def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) -> list[Evidence]:
-    """Passages that name every id the question names ("E04") are relevant at least at `floor`.
+    """Passages that name every id the question names ("E04") are relevant at least at `floor`, and
+    only the documents that write those ids somewhere in the evidence are kept, when some do.
 
-    An embedding hardly tells "E04" from "E05"; the literal id is the stronger evidence.
+    An embedding hardly tells "E04" from "E05", or one aircraft's accident report from another's;
+    the literal id is the stronger evidence. An id names one thing, so a document that does not
+    write it is about another thing ("Aircraft Damage: Minor" in N7712K's report does not answer
+    for N5921D), while every document that writes it (a spec sheet and the service manual that
+    names the same model) stays.
     """
+    naming = {e.doc_id for e in evidence if all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers)}
     raised = [
         e.model_copy(update={"relevance": max(e.relevance, floor)})
         if all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers)
         else e
         for e in evidence
+        if not naming or e.doc_id in naming
     ]
     return sorted(raised, key=lambda e: -e.relevance)
 
