@@ -13,17 +13,21 @@ from __future__ import annotations
 from core.knowledge import LoadedDocument
 from core.text import FIELD, FIELD_LABEL
 
-MAX_VALUE_CHARS = 80
-"""A box's value is short; a longer next line is prose that a heading with a colon introduces."""
+MAX_VALUE_WORDS = 6
+"""A box's value is short ("N5921D", "Substantial", "U.S. Secretary of Commerce"); a longer next line
+is the prose a heading with a colon introduces ("DOC Workforce :" then a paragraph)."""
 
 
-def _is_value(line: str) -> bool:
+def _is_value(line: str, after: str) -> bool:
+    """True when `line` reads as a box's value: short, not a label, list item or table row itself,
+    and not the first line of a wrapped paragraph (the line after it does not go on in lower case)."""
     bare = line.strip()
     return (
-        0 < len(bare) <= MAX_VALUE_CHARS
+        0 < len(bare.split()) <= MAX_VALUE_WORDS
         and not FIELD_LABEL.match(bare)
         and not FIELD.match(bare)
         and bare[0] not in "-*•+|#>"
+        and not after.strip()[:1].islower()
     )
 
 
@@ -38,7 +42,8 @@ def join_fields(document: LoadedDocument) -> LoadedDocument:
         while index < len(lines):
             line = lines[index]
             following = lines[index + 1] if index + 1 < len(lines) else ""
-            if FIELD_LABEL.match(line) and _is_value(following):
+            after = lines[index + 2] if index + 2 < len(lines) else ""
+            if FIELD_LABEL.match(line) and _is_value(following, after):
                 out.append(f"{line.strip()} {following.strip()}")
                 index += 2
                 changed = True

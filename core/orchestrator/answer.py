@@ -66,10 +66,10 @@ class AnswerWriter:
         if not evidence:
             evidence = state.evidence[: state.budgets.max_evidence]
         evidence = _about_the_names(evidence, state.steering.required())
-        found = extractive.candidates(evidence)
+        question = state.intake.normalized_query
+        found = extractive.candidates(evidence, question)
         if not found:
             return Draft(text="")
-        question = state.intake.normalized_query
         contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
         cosines = await self._embedder.similarity(question, contextual)
         ranked = extractive.rank(question, found, contextual, cosines)
@@ -141,9 +141,13 @@ class AnswerWriter:
         missing = [t for t in terms_original if t not in found]
         # The share of the question's own words the cited text carries (the revised query's, when
         # it carries more: a resolved pronoun); signals such as "a figure was asked and given" aside.
+        # An id the question names ("K-900") chose the evidence (`naming_all`), so the evidence
+        # carrying it says nothing of whether it answers the rest ("how long is the warranty").
+        ids = {v for n in state.steering.names if n.identifier for v in n.variants}
+        judged = [t for t in terms_original if t not in ids]
         words = max(
-            len(found) / len(terms_original) if terms_original else 1.0,
-            term_share(terms_revised, cited_text),
+            len(found & set(judged)) / len(judged) if judged else 1.0,
+            term_share([t for t in terms_revised if t not in ids], cited_text),
         )
         update: dict[str, object] = {}
         # A structured answer is exact by construction (rows meeting every filter): no model grades it.

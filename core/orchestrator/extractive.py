@@ -15,7 +15,7 @@ from core.calibration import Calibration
 from core.contracts import Citation, Evidence
 from core.orchestrator.state import Draft
 from core.orchestrator.steering import Name
-from core.orchestrator.support import content_terms, mentions, term_share
+from core.orchestrator.support import content_terms, found_terms, mentions, term_share
 from core.text import FIELD, split_sentences, words
 from core.understanding import answer_kind, holds
 
@@ -32,15 +32,23 @@ REPEAT_OVERLAP = 0.6
 MAX_ALSO_CITED = 2
 
 
-def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
-    """Every readable sentence of the evidence, once per passage: sentences of a few words, and a
-    form's fields however short ("Aircraft Damage: Substantial")."""
+def candidates(evidence: Sequence[Evidence], question: str = "") -> list[Candidate]:
+    """Every readable sentence of the evidence, once per passage: sentences of a few words, and the
+    form fields whose label the question names, however short."""
+    terms = content_terms(question)
     return [
         (index, clean)
         for index, item in enumerate(evidence)
         for sentence in dict.fromkeys(split_sentences(item.text))
-        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS or FIELD.match(clean)
+        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS or asked_field(clean, terms)
     ]
+
+
+def asked_field(sentence: str, terms: list[str]) -> bool:
+    """True for a form's field whose label carries a word of the question: "How badly was N5921D
+    damaged?" asks for "Aircraft Damage: Substantial". Any other field this short ("Given Name: Owen"
+    in a document's metadata) is not a statement that answers anything."""
+    return FIELD.match(sentence) is not None and bool(found_terms(terms, sentence.split(":", 1)[0]))
 
 
 def in_context(evidence: Evidence, sentence: str) -> str:

@@ -72,8 +72,8 @@ def test_a_label_and_its_value_on_separate_lines_become_one_field() -> None:
         blocks=[
             SourceBlock(
                 text="Registration:\nN5921D\nAircraft Damage:\nSubstantial\nNarrative:\n"
-                "- first item\nThe pilot reported that the engine lost power during the climb after takeoff from the "
-                "airport, and he landed in a field.",
+                "- first item\nWorkforce:\nAs of January 2022, the Office had approximately 47,000\n"
+                "employees in its regions.",
                 page=1,
             )
         ],
@@ -81,8 +81,14 @@ def test_a_label_and_its_value_on_separate_lines_become_one_field() -> None:
     )
     joined = join_fields(form).blocks[0].text.splitlines()
     assert joined[:2] == ["Registration: N5921D", "Aircraft Damage: Substantial"]
-    # A label before a list item, or before a long line of prose, is not a field.
-    assert joined[2:4] == ["Narrative:", "- first item"]
+    # A label before a list item, or before a paragraph (long, or going on in lower case), is not a field.
+    assert joined[2:] == [
+        "Narrative:",
+        "- first item",
+        "Workforce:",
+        "As of January 2022, the Office had approximately 47,000",
+        "employees in its regions.",
+    ]
 
 
 def test_fields_are_sentences_of_their_own_and_answer_candidates_however_short() -> None:
@@ -110,5 +116,6 @@ def test_fields_are_sentences_of_their_own_and_answer_candidates_however_short()
         mode="hybrid",
         relevance=0.5,
     )
-    found = [sentence for _, sentence in candidates([passage])]
-    assert "Aircraft Damage: Substantial" in found and "Registration: N5921D" in found
+    found = [sentence for _, sentence in candidates([passage], "How badly was N5921D damaged?")]
+    # A short field is a candidate when the question names its label.
+    assert "Aircraft Damage: Substantial" in found and "Registration: N5921D" not in found
