@@ -86,40 +86,49 @@ def key_terms(text: str) -> list[str]:
 
 _UNIT_START = re.compile(r"^\s*([-*•+|#>]|\d+[.)]\s)")
 _LABEL = r"[A-Z][\w()/&.'’-]*(?: [\w()/&.'’-]+){0,4}"
-FIELD = re.compile(rf"^\s*{_LABEL}\s?:\s+\S")
+FIELD = re.compile(rf"^\s*{_LABEL}\s?:(?:\s+\S|(?=[A-Z]))")
 """A form's field on one line, "Registration: N5921D", "Aircraft Damage: Substantial": a label of at
 most five words that starts with a capital, a colon, the value. Forms, spec sheets and receipts
 write one fact a line this way, and each line is a statement of its own."""
 FIELD_LABEL = re.compile(rf"^\s*{_LABEL}\s?:\s*$")
 """A label alone on its line ("Registration:"), its value on the next line, as PDF forms lay them out."""
+SHORT_FIELD_WORDS = 12
+"""A field this short is one statement whatever its punctuation ("Gina Raimondo : U.S. Secretary of
+Commerce" is not two sentences at "U.S.")."""
 
 
 def split_sentences(text: str) -> list[str]:
     """Split prose into sentences.
 
-    Hard-wrapped lines of a paragraph are joined first; list items, table rows, headings and form
-    fields ("Registration: N5921D") start units of their own (a field's wrapped value still joins
-    it). Sentence boundaries come from nupunkt's Punkt model, which knows abbreviations and
-    initials ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training.
+    Hard-wrapped lines of a paragraph are joined first; list items, table rows, headings, form
+    fields ("Registration: N5921D") and labels ("Stakeholder(s):") start units of their own, and
+    only a line in lower case (its wrapped value) goes on with a field. Sentence boundaries come
+    from nupunkt's Punkt model, which knows abbreviations and initials ("Mr. Poole", "Thomas M.
+    Hoenig", "e.g.") from its training; a short field stays whole.
     """
     units: list[str] = []
     for line in text.splitlines():
         if not line.strip():
             units.append("")
-        elif units and units[-1] and not _starts_unit(line) and not _UNIT_START.match(units[-1]):
+        elif units and units[-1] and _continues(units[-1], line):
             units[-1] = f"{units[-1]} {line.strip()}"
         else:
             units.append(line.strip())
     sentences: list[str] = []
     for unit in units:
         unit = unit.lstrip("-*•+").strip()
-        if unit:
+        if unit and FIELD.match(unit) and len(unit.split()) <= SHORT_FIELD_WORDS:
+            sentences.append(unit)
+        elif unit:
             sentences.extend(part.strip() for part in sent_tokenize(unit) if isinstance(part, str) and part.strip())
     return sentences
 
 
-def _starts_unit(line: str) -> bool:
-    return bool(_UNIT_START.match(line) or FIELD.match(line))
+def _continues(unit: str, line: str) -> bool:
+    """True when `line` goes on with `unit`: a hard-wrapped line of prose, or a field's wrapped value."""
+    if _UNIT_START.match(line) or _UNIT_START.match(unit) or FIELD.match(line) or FIELD_LABEL.match(line):
+        return False
+    return not FIELD.match(unit) or line.strip()[:1].islower()
 
 
 def snippet(text: str, limit: int = 160) -> str:

@@ -62,8 +62,9 @@ def rank(
 ) -> list[tuple[float, Candidate]]:
     """The sentences, best answer first: cosine + the question's words carried + the kind asked for."""
     kind, terms = answer_kind(question), content_terms(question)
+    common = frozenset(w for _, sentence in found for w in words(sentence) if w.islower())
     scores = [
-        cosine + TERM_WEIGHT * term_share(terms, text) + (KIND_WEIGHT if holds(sentence, kind) else 0.0)
+        cosine + TERM_WEIGHT * term_share(terms, text) + (KIND_WEIGHT if holds(sentence, kind, common) else 0.0)
         for cosine, text, (_, sentence) in zip(cosines, contextual, found, strict=True)
     ]
     return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])

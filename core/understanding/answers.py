@@ -54,6 +54,9 @@ _PERSON = re.compile(
 )
 # "William Poole": two capitalised words inside a sentence, unless they name an organisation or a place.
 _NAME_PAIR = re.compile(rf"(?<=[a-z,;:]\s)({_CAPITAL})\s+({_CAPITAL})\b")
+# A signature or a form's field leads with the person and then says who they are: "Gina Raimondo :
+# U.S. Secretary of Commerce", "Kiran Ahuja, Director", "Beth F. Cobert Acting Director".
+_LEADING_NAME = re.compile(rf"^\s*({_CAPITAL})\s+(?:[A-Z]\.\s+)?({_CAPITAL})\s*[,:]")
 _NOT_NAMES = frozenset(
     """
     federal reserve committee board bank banks market open governors government department treasury
@@ -92,12 +95,18 @@ def answer_kind(question: str) -> AnswerKind | None:
     return None
 
 
-def holds(sentence: str, kind: AnswerKind | None) -> bool:
-    """True when `sentence` contains an answer of `kind` (a name, a figure, a date, a reason)."""
+def holds(sentence: str, kind: AnswerKind | None, common: frozenset[str] = frozenset()) -> bool:
+    """True when `sentence` contains an answer of `kind` (a name, a figure, a date, a reason).
+
+    `common`: words the surrounding text writes in lower case. A name that leads a line is a
+    person's only when neither of its words is one of them: "Given Name:" and "Contributing
+    Programs:" lead fields too, and the text writes "name" and "programs" elsewhere; it never
+    writes "gina" or "raimondo" (the test `core.ingest.facets` applies to a document's names)."""
     if kind is None:
         return False
     if kind == "person":
-        pairs = _NAME_PAIR.findall(sentence)
+        leading = [(a, b) for a, b in _LEADING_NAME.findall(sentence) if not {a.lower(), b.lower()} & common]
+        pairs = _NAME_PAIR.findall(sentence) + leading
         return bool(_PERSON.search(sentence)) or any(not {a.lower(), b.lower()} & _NOT_NAMES for a, b in pairs)
     if kind == "date":
         return bool(_DATE.search(sentence))

@@ -8,7 +8,7 @@ from core.calibration import Calibration
 from core.contracts import Evidence
 from core.orchestrator import extractive
 from core.orchestrator.support import content_terms
-from core.text import split_sentences
+from core.text import split_sentences, words
 from core.understanding import answer_kind, holds
 
 
@@ -116,3 +116,12 @@ def test_a_redaction_mark_is_no_word_of_the_question() -> None:
         "hotel",
         "limit",
     ]
+
+
+def test_a_name_that_leads_a_field_or_signature_is_a_person_unless_the_text_writes_its_words() -> None:
+    # Words the surrounding passages write in lower case: "name" and "programs" are words there.
+    common = frozenset(words("the plan names programs that serve research and a name for each"))
+    for line in ("Gina Raimondo : U.S. Secretary of Commerce", "Kiran Ahuja, Director"):
+        assert holds(line, "person", common)
+    for line in ("Given Name: Owen", "Contributing Programs: Research Services"):
+        assert not holds(line, "person", common)
