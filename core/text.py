@@ -101,10 +101,9 @@ def split_sentences(text: str) -> list[str]:
     """Split prose into sentences.
 
     Hard-wrapped lines of a paragraph are joined first; list items, table rows, headings, form
-    fields ("Registration: N5921D") and labels ("Stakeholder(s):") start units of their own, and
-    only a line in lower case (its wrapped value) goes on with a field. Sentence boundaries come
-    from nupunkt's Punkt model, which knows abbreviations and initials ("Mr. Poole", "Thomas M.
-    Hoenig", "e.g.") from its training; a short field stays whole.
+    fields ("Registration: N5921D") and labels ("Stakeholder(s):") start units of their own.
+    Sentence boundaries come from nupunkt's Punkt model, which knows abbreviations and initials
+    ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training; a short field stays whole.
     """
     units: list[str] = []
     for line in text.splitlines():
@@ -125,10 +124,9 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _continues(unit: str, line: str) -> bool:
-    """True when `line` goes on with `unit`: a hard-wrapped line of prose, or a field's wrapped value."""
-    if _UNIT_START.match(line) or _UNIT_START.match(unit) or FIELD.match(line) or FIELD_LABEL.match(line):
-        return False
-    return not FIELD.match(unit) or line.strip()[:1].islower()
+    """True when `line` goes on with `unit`: a hard-wrapped line of prose, a field's wrapped value, or
+    the figures that follow a table's measure name ("Performance measure: …" then its row)."""
+    return not (_UNIT_START.match(line) or _UNIT_START.match(unit) or FIELD.match(line) or FIELD_LABEL.match(line))
 
 
 def snippet(text: str, limit: int = 160) -> str:
