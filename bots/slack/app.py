@@ -92,7 +92,16 @@ class SlackEdge:
         """aiohttp handler for `/slack/events`."""
         if not self._signed:
             return web.json_response({"error": "HTTP events need SLACK_SIGNING_SECRET"}, status=404)
-        response = await self.app.async_dispatch(await to_bolt_request(request))
+        # Bolt reads the body before it verifies the signature, and a body that is not a JSON object
+        # (or a `payload` field that is not) escapes its request's constructor as a ValueError or, for
+        # a JSON array, an AttributeError: a 500. Refuse those here, in words.
+        try:
+            received = await to_bolt_request(request)
+        except (ValueError, AttributeError):
+            return web.json_response(
+                {"error": "the body is not a Slack event or interaction (a JSON object)"}, status=400
+            )
+        response = await self.app.async_dispatch(received)
         return await to_aiohttp_response(response)
 
     async def connect_socket_mode(self, app_token: str) -> None:

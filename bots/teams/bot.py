@@ -23,6 +23,7 @@ from bots.teams import texts
 from bots.teams.convert import activity_to_turn, card_action_text, conversation_key, feedback_of, mentions_bot
 from bots.teams.render import answer_activity
 from bots.teams.repost import teams_reply_target
+from bots.teams.shape import malformed
 from bots.teams.stream import Stream
 from core.orchestrator.service import TurnAnswer
 
@@ -59,7 +60,11 @@ class TeamsEdge:
             received = await request.json()
         except json.JSONDecodeError as exc:
             raise web.HTTPBadRequest(text="the body is not a JSON activity") from exc
-        self._received.set(received if isinstance(received, dict) else {})
+        wrong = malformed(received)
+        if wrong is not None:
+            log.warning("Teams request refused: %s", wrong)
+            raise web.HTTPBadRequest(text=wrong)
+        self._received.set(received)
         try:
             response = await self.adapter.process(request, self._bot)
         except jwt.InvalidTokenError as exc:  # the SDK lets a malformed token escape as a 500
