@@ -85,13 +85,13 @@ def write_corrupt(folder: Path) -> dict[str, Path]:
         "docx": folder / "broken.docx",
         "csv": folder / "ragged.csv",
         "jsonl": folder / "bad.jsonl",
-        "html": folder / "latin1.html",
+        "html": folder / "binary.html",
         "md": folder / "binary.md",
     }
     files["pdf"].write_bytes(b"%PDF-1.7\n1 0 obj<<>>\ngarbage without xref or pages")
     files["docx"].write_bytes(b"PK\x03\x04 this is not a zip archive")
     files["csv"].write_text("a,b,c\n1,2,3\n4,5\n", encoding="utf-8")
     files["jsonl"].write_text('{"id": 1, "text": "fine"}\n{"id": 2, "text": \n', encoding="utf-8")
-    files["html"].write_bytes("<html><body><p>Caf\xe9 cr\xe8me</p></body></html>".encode("latin-1"))
+    files["html"].write_bytes(b"<html><body>\x00\x00\xff\xfe\x81\x8d\x00</body></html>")
     files["md"].write_bytes(b"# Title\n\n\xff\xfe\x00\x00")
     return files

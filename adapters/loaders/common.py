@@ -8,14 +8,44 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import charset_normalizer
 import frontmatter
 
 from adapters.loaders.dates import OPENING_CHARS, label_date, period_date
 
 
+class UnreadableText(ValueError):
+    """A file that should be text but is in no encoding that can be recognised."""
+
+
+LIKELY_ENCODINGS = ["utf_16", "utf_32", "cp1252"]
+"""Tried first: what Windows tools write when they do not write UTF-8 (Notepad's "Unicode",
+Windows-1252). Measured: on a short English line in Windows-1252, charset-normalizer's open detection
+picks cp775 ("ōhotelö"); asked about these first, it reads it right, and still rejects Windows-1252
+for a Cyrillic file, which the open detection then reads as cp1251."""
+
+
+def read_text(path: Path) -> str:
+    """A text file's content in its own encoding: UTF-8 (with or without a byte-order mark), else
+    the encoding charset-normalizer finds among `LIKELY_ENCODINGS`, else among all it knows."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    best = (
+        charset_normalizer.from_bytes(data, cp_isolation=LIKELY_ENCODINGS).best()
+        or charset_normalizer.from_bytes(data).best()
+    )
+    text = str(best) if best is not None else None
+    if text is None or "\x00" in text:
+        raise UnreadableText("not text in any encoding that can be recognised (a binary file?); save it as UTF-8")
+    return text
+
+
 def read_front_matter(path: Path) -> tuple[dict[str, Any], str]:
     """The YAML front matter (empty when none) and the body of a text file."""
-    post = frontmatter.loads(path.read_text(encoding="utf-8-sig"))
+    post = frontmatter.loads(read_text(path))
     return dict(post.metadata), post.content
 
 

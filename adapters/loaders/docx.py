@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from zipfile import BadZipFile
 
 import docx
+from docx.opc.exceptions import PackageNotFoundError
 
 from adapters.loaders.common import document_date, opening_text, row_text, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
@@ -26,7 +28,12 @@ class DocxLoader:
 
     def load(self, path: Path) -> LoadedDocument:
         """Paragraphs in order, with their heading path; tables after them."""
-        document = docx.Document(str(path))
+        try:
+            document = docx.Document(str(path))
+        except (BadZipFile, PackageNotFoundError, KeyError) as exc:
+            raise ValueError(
+                "not a readable Word document (damaged, or not a .docx); open it in Word and save it again"
+            ) from exc
         props = document.core_properties
         title = (props.title or "").strip()
         headings: list[tuple[int, str]] = []

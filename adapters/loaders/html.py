@@ -6,7 +6,7 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from adapters.loaders.common import document_date, opening_text, row_text, title_from_name
+from adapters.loaders.common import document_date, opening_text, read_text, row_text, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 _BLOCKS = "h1,h2,h3,h4,h5,h6,p,li,pre,blockquote,table,dt,dd"
@@ -41,7 +41,7 @@ class HtmlLoader:
 
     def load(self, path: Path) -> LoadedDocument:
         """Parse one HTML file."""
-        tree = LexborHTMLParser(path.read_text(encoding="utf-8"))
+        tree = LexborHTMLParser(read_text(path))
         meta_date = tree.css_first('meta[name="date"], meta[property="article:published_time"]')
         canonical = tree.css_first('link[rel="canonical"]')
         title_node = tree.css_first("title") or tree.css_first("h1")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
 
-from adapters.loaders.common import document_date, opening_text, row_text, title_from_name
+from adapters.loaders.common import document_date, opening_text, read_text, row_text, title_from_name
 from core.knowledge import LoadedDocument, SourceBlock, SourceTable
 
 _TEXT_FIELDS = ("text", "body", "content")
@@ -21,8 +22,13 @@ class DelimitedLoader:
     def load(self, path: Path) -> LoadedDocument:
         """One table; each row also becomes a block of text."""
         delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            records = list(csv.reader(handle, delimiter=delimiter, strict=True))
+        reader = csv.reader(io.StringIO(read_text(path), newline=""), delimiter=delimiter, strict=True)
+        try:
+            records = list(reader)
+        except csv.Error as exc:
+            raise ValueError(
+                f"line {reader.line_num}: the quotes do not match ({exc}); close the quoted field or remove the quote"
+            ) from exc
         records = [r for r in records if any(cell.strip() for cell in r)]
         if len(records) < 2:
             raise ValueError("no header and data rows")
@@ -50,7 +56,7 @@ class JsonLinesLoader:
     def load(self, path: Path) -> LoadedDocument:
         """Parse every line; a malformed line fails the file with its line number."""
         records: list[dict[str, Any]] = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for number, line in enumerate(read_text(path).splitlines(), start=1):
             if not line.strip():
                 continue
             try:

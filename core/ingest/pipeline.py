@@ -240,7 +240,7 @@ class Ingestor:
             record = await self._executor.run(self._record, path, root, collection, loaded, content_hash)
             segments, annotations = await self._executor.run(self._shape, loaded, record)
         except Exception as exc:  # a broken file must not stop the run
-            report.failed.append((str(path), f"{type(exc).__name__}: {exc}"))
+            report.failed.append((str(path), unreadable(exc)))
             return "failed"
         outcome: Outcome = "updated" if previous is not None else "added"
         pending.append(_Pending(path, record, segments, annotations, outcome))
@@ -350,6 +350,16 @@ class _Rows:
 
     def tolist(self) -> list[list[float]]:
         return self._rows
+
+
+def unreadable(exc: Exception) -> str:
+    """Why a file could not be read, in words: the loader's own reason (the `ValueError`s loaders
+    raise say what is wrong and what to do), or what the operating system says."""
+    if isinstance(exc, ValueError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"the file cannot be read: {exc.strerror or exc}"
+    return f"the file could not be read ({exc})"
 
 
 def _hash_file(path: Path) -> str:

@@ -72,10 +72,9 @@ async def test_a_folder_of_filings_goes_in_and_unreadable_pdfs_are_reported(
 
     assert sorted(report.added) == sorted(str(p) for p in (good, restricted, large))
     assert dict(report.failed) == {
-        str(locked): "PdfUnreadable: the PDF needs a password to open (a user password is set); "
-        "save an unprotected copy to ingest it",
-        str(broken): "PdfUnreadable: not a readable PDF (the file is damaged or not a PDF)",
-        str(scan): "PdfUnreadable: no extractable text (a scanned PDF needs OCR first)",
+        str(locked): "the PDF needs a password to open (a user password is set); save an unprotected copy to ingest it",
+        str(broken): "not a readable PDF (the file is damaged or not a PDF)",
+        str(scan): "no extractable text (a scanned PDF needs OCR first)",
     }
     dates = {Path(r.source_path).name: r.date for r in await registry.list_documents()}
     assert dates == {
