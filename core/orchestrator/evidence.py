@@ -46,12 +46,11 @@ def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) 
     for N5921D), while every document that writes it (a spec sheet and the service manual that
     names the same model) stays.
     """
-    naming = {e.doc_id for e in evidence if all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers)}
+    named = [all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers) for e in evidence]
+    naming = {e.doc_id for e, names in zip(evidence, named, strict=True) if names}
     raised = [
-        e.model_copy(update={"relevance": max(e.relevance, floor)})
-        if all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers)
-        else e
-        for e in evidence
+        e.model_copy(update={"relevance": max(e.relevance, floor)}) if names else e
+        for e, names in zip(evidence, named, strict=True)
         if not naming or e.doc_id in naming
     ]
     return sorted(raised, key=lambda e: -e.relevance)

@@ -116,7 +116,7 @@ def test_second_ingest_adds_nothing_and_broken_files_are_reported(
     assert "; 0 segments and 0 annotations written" in again.stderr
 
     (tmp_path / "good.md").write_text("# Good\n\nThe cafeteria opens at 8:00.\n", encoding="utf-8")
-    (tmp_path / "broken.md").write_bytes(b"# Broken\n\n\xff\xfe\xfa not utf-8")
+    (tmp_path / "broken.md").write_bytes(b"# Broken\n\n\xff\xfe\x00\x00 binary, in no text encoding")
     mixed = run(["ingest", str(tmp_path), "--collection", "misc"], env, cwd)
     assert mixed.returncode == 1
     assert "added 1" in mixed.stderr and "FAILED" in mixed.stderr and "broken.md" in mixed.stderr

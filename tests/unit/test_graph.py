@@ -187,7 +187,7 @@ async def test_every_citation_maps_to_evidence(world: World, words: list[str]) -
 
 async def test_ingesting_again_changes_nothing(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n\nAlpha text here.\n", encoding="utf-8")
-    (tmp_path / "b.md").write_bytes(b"# B\n\n\xff\xfe broken utf-8")
+    (tmp_path / "b.md").write_bytes(b"# B\n\n\xff\xfe\x00\x00 binary, in no text encoding")
     backend, registry = InMemorySearchBackend(), InMemoryRegistry()
     ingestor = Ingestor(
         loaders=[MarkdownLoader()],
