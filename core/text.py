@@ -88,8 +88,9 @@ _UNIT_START = re.compile(r"^\s*([-*•+|#>]|\d+[.)]\s)")
 _LABEL = r"[A-Z][\w()/&.'’-]*(?: [\w()/&.'’-]+){0,4}"
 FIELD = re.compile(rf"^\s*{_LABEL}\s?:(?:\s+\S|(?=[A-Z]))")
 """A form's field on one line, "Registration: N5921D", "Aircraft Damage: Substantial": a label of at
-most five words that starts with a capital, a colon, the value. Forms, spec sheets and receipts
-write one fact a line this way, and each line is a statement of its own."""
+most five words that starts with a capital, a colon, the value (after a space, or at once when it
+starts with a capital: "Role:Secretary of Education" as a PDF extracts it). Forms, spec sheets and
+receipts write one fact a line this way, and each line is a statement of its own."""
 FIELD_LABEL = re.compile(rf"^\s*{_LABEL}\s?:\s*$")
 """A label alone on its line ("Registration:"), its value on the next line, as PDF forms lay them out."""
 SHORT_FIELD_WORDS = 12

@@ -3,9 +3,9 @@
 A PDF form (an accident report, a trial registration, an invoice) is laid out in boxes: extracted
 as text, a box's label and its value often come out as two lines, "Registration:" then "N5921D".
 The general case it serves: a line that is only a label (`core.text.FIELD_LABEL`) followed by a
-line that is neither a label nor a list item or table row is one field, written back as
-"Registration: N5921D" so that segmentation keeps it as one statement and the annotator reads it as
-a fact like any "Label: value" line.
+short line that is neither a label, a field, a list item nor a table row, and that no lower-case
+line continues, is one field, written back as "Registration: N5921D" so that segmentation keeps it
+as one statement and the annotator reads it as a fact like any "Label: value" line.
 """
 
 from __future__ import annotations
