@@ -16,18 +16,16 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from adapters.loaders.markdown import MarkdownLoader
 from bots.edge import EdgeService
 from bots.server import ServerState, build_metrics, create_web_app
 from bots.slack.app import SlackEdge
 from bots.teams.bot import TeamsEdge
 from core.concurrency import CpuExecutor
-from core.ingest.pipeline import Ingestor
 from core.llm.gateway import LlmGateway
-from tests.fakes import HashingEmbedder, InMemoryRegistry, InMemorySearchBackend
+from tests.fakes import InMemorySearchBackend
 from tests.llm_fakes import scripted_models
 from tests.servers import BOT_USER, SlackApiServer, slack_event, slack_signature_headers
-from tests.unit.test_graph import CLOCK, DOCS, World
+from tests.unit.test_graph import sample_world
 
 SECRET = "secret"
 
@@ -41,21 +39,9 @@ class Served:
 
 @pytest.fixture(scope="module")
 async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
-    folder = tmp_path_factory.mktemp("corpus")
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
     backend = InMemorySearchBackend()
     executor = CpuExecutor(max_workers=1)
-    ingestor = Ingestor(
-        loaders=[MarkdownLoader()],
-        embedder=HashingEmbedder(),
-        backend=backend,
-        registry=InMemoryRegistry(),
-        executor=executor,
-        clock=CLOCK,
-    )
-    assert (await ingestor.ingest([folder])).ok
-    world = World(backend, llm=LlmGateway(scripted_models()))
+    world = await sample_world(tmp_path_factory.mktemp("corpus"), backend, executor, LlmGateway(scripted_models()))
     slack = await SlackApiServer().start()
     metrics = build_metrics()
     edge = EdgeService(service=world.service, conversations=world.service._conversations, metrics=metrics)  # type: ignore[attr-defined]

@@ -14,20 +14,18 @@ import pytest
 from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 
-from adapters.loaders.markdown import MarkdownLoader
 from bots.edge import EdgeService
 from bots.health import Readiness, database_check, model_check, search_backend_check
 from bots.server import ServerState, build_metrics, create_web_app
 from bots.slack.app import SlackEdge
 from core.concurrency import CpuExecutor
-from core.ingest.pipeline import Ingestor
 from core.knowledge import ToolHealth
 from core.llm.gateway import LlmGateway
 from storage.database import Database
-from tests.fakes import HashingEmbedder, InMemoryRegistry, InMemorySearchBackend
+from tests.fakes import InMemorySearchBackend
 from tests.llm_fakes import scripted_models
 from tests.servers import BOT_USER, SlackApiServer, slack_event, slack_signature_headers
-from tests.unit.test_graph import CLOCK, DOCS, World
+from tests.unit.test_graph import World, sample_world
 
 SECRET = "secret"
 
@@ -57,21 +55,9 @@ class Served:
 
 @pytest.fixture(scope="module")
 async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Served]:
-    folder = tmp_path_factory.mktemp("corpus")
-    for name, text in DOCS.items():
-        (folder / name).write_text(text, encoding="utf-8")
     backend = HangingBackend()
     executor = CpuExecutor(max_workers=1)
-    ingestor = Ingestor(
-        loaders=[MarkdownLoader()],
-        embedder=HashingEmbedder(),
-        backend=backend,
-        registry=InMemoryRegistry(),
-        executor=executor,
-        clock=CLOCK,
-    )
-    assert (await ingestor.ingest([folder])).ok
-    world = World(backend, llm=LlmGateway(scripted_models()))
+    world = await sample_world(tmp_path_factory.mktemp("corpus"), backend, executor, LlmGateway(scripted_models()))
     database = Database(url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'ready.db'}")
     slack = await SlackApiServer().start()
     metrics = build_metrics()

@@ -81,23 +81,28 @@ def turn(text: str, key: str | None = None) -> Turn:
     )
 
 
-@pytest.fixture(scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    folder = tmp_path_factory.mktemp("corpus")
+async def sample_world(
+    folder: Path, backend: InMemorySearchBackend, executor: CpuExecutor, llm: LlmGateway | None = None
+) -> World:
+    """The sample documents (`DOCS`) written to `folder` and ingested into `backend`, and a world on them."""
     for name, text in DOCS.items():
         (folder / name).write_text(text, encoding="utf-8")
-    backend = InMemorySearchBackend()
     ingestor = Ingestor(
         loaders=[MarkdownLoader()],
         embedder=HashingEmbedder(),
         backend=backend,
         registry=InMemoryRegistry(),
-        executor=CpuExecutor(max_workers=1),
+        executor=executor,
         clock=CLOCK,
     )
     report = await ingestor.ingest([folder])
-    assert len(report.added) == 3 and report.ok
-    return World(backend)
+    assert len(report.added) == len(DOCS) and report.ok
+    return World(backend, llm=llm)
+
+
+@pytest.fixture(scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    return await sample_world(tmp_path_factory.mktemp("corpus"), InMemorySearchBackend(), CpuExecutor(max_workers=1))
 
 
 def assert_citations_valid(result: OrchestrationResult) -> None:
