@@ -16,8 +16,9 @@ ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
 
 # The core's one stop-list: words that carry no topic. Function words, and words that say how or
-# when to answer rather than what about ("list", "total", "latest", "how many"): a question's
-# content terms are its other words, and no source must repeat these to support an answer.
+# when to answer rather than what about ("list", "total", "latest", "how many"), with the
+# inflections of its verbs ("the display shows E04": "shows" is not what the manual must repeat):
+# a question's content terms are its other words, and no source must repeat these.
 STOPWORDS = frozenset(
     """
     a about above after again all also am an and any are as at be because been before being
@@ -26,7 +27,8 @@ STOPWORDS = frozenset(
     most my no nor not now of off on once only or other our ours out over own please same she
     should so some such than that the their theirs them then there these they this those through
     to too under until up very was we were what when where which while who whom whose why will with
-    would you your yours tell show give find know list get let want need say says said
+    would you your yours tell tells told show shows showed shown give gives gave find know list get let
+    want need say says said
     anything something everything thing things much many ever every per ok okay
     current currently latest newest recent recently today new old often year years yearly
     display name names item items total sum average mean count number spend spent
