@@ -60,18 +60,24 @@ def _steady(seen: list[Seen]) -> bool:
     return fits >= STEADY * len(seen)
 
 
+def _edge_keys(block: SourceBlock) -> dict[int, str]:
+    """Each edge line's index on the page and its key."""
+    lines = block.text.splitlines()
+    return {i: _key(lines[i]) for i in _edges(lines)}
+
+
 def strip_furniture(document: LoadedDocument) -> LoadedDocument:
     """The document without the header and footer lines its pages repeat; unchanged when it has
     fewer than `MIN_PAGES` pages or repeats nothing."""
     pages = [block for block in document.blocks if block.page is not None]
     if len({block.page for block in pages}) < MIN_PAGES:
         return document
+    edges = {id(block): _edge_keys(block) for block in pages}
     seen: dict[str, list[Seen]] = {}
     for block in pages:
         lines = block.text.splitlines()
-        for i in _edges(lines):
-            numbers = [int(n) for n in _NUMBER.findall(lines[i])[:4]]
-            seen.setdefault(_key(lines[i]), []).append((block.page or 0, numbers))
+        for i, key in edges[id(block)].items():
+            seen.setdefault(key, []).append((block.page or 0, [int(n) for n in _NUMBER.findall(lines[i])]))
     sides = Counter((block.page or 0) % 2 for block in pages)
     furniture = set()
     for key, found in seen.items():
@@ -86,9 +92,8 @@ def strip_furniture(document: LoadedDocument) -> LoadedDocument:
         if block.page is None:
             blocks.append(block)
             continue
-        lines = block.text.splitlines()
-        drop = {i for i in _edges(lines) if _key(lines[i]) in furniture}
-        text = "\n".join(line for i, line in enumerate(lines) if i not in drop).strip()
+        drop = {i for i, key in edges[id(block)].items() if key in furniture}
+        text = "\n".join(line for i, line in enumerate(block.text.splitlines()) if i not in drop).strip()
         if text:
             blocks.append(block.model_copy(update={"text": text}))
     return document.model_copy(update={"blocks": blocks})

@@ -32,7 +32,7 @@ REPEAT_OVERLAP = 0.6
 MAX_ALSO_CITED = 2
 
 
-def candidates(evidence: Sequence[Evidence], question: str = "") -> list[Candidate]:
+def candidates(evidence: Sequence[Evidence], question: str) -> list[Candidate]:
     """Every readable sentence of the evidence, once per passage: sentences of a few words, and the
     form fields whose label the question names, however short."""
     terms = content_terms(question)
