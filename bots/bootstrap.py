@@ -19,6 +19,7 @@ from adapters.rerankers.cross_encoder import CrossEncoderReranker
 from adapters.search.embedded import EmbeddedSearchBackend
 from bots.exports import CsvExporter, ExportLinks, export_secret
 from bots.settings import Settings, SettingsError
+from bots.warming import WarmingGraph
 from core.calibration import Calibration
 from core.clock import FixedClock, SystemClock
 from core.concurrency import CpuExecutor
@@ -26,7 +27,7 @@ from core.ingest.pipeline import Ingestor
 from core.llm.gateway import ChatModels, LlmGateway
 from core.orchestrator.commands import Commands
 from core.orchestrator.graph import AnswerGraph
-from core.orchestrator.service import TurnService
+from core.orchestrator.service import Answerer, TurnService
 from core.ports import Clock, DocumentLoader, SearchBackend
 from storage.database import Database
 from storage.repositories import (
@@ -198,7 +199,7 @@ def build_export_links(settings: Settings, clock: Clock) -> ExportLinks:
 def build_turn_service(
     settings: Settings,
     storage: Storage,
-    graph: AnswerGraph,
+    graph: Answerer,
     *,
     exporter: CsvExporter,
     embedder: LocalEmbedder,
@@ -221,8 +222,29 @@ def build_turn_service(
     )
 
 
-async def build_app(settings: Settings, *, clock: Clock | None = None, chat_models: ChatModels | None = None) -> App:
-    """Build every component; loads and warms up the embedding model.
+@dataclass
+class Front:
+    """What a server needs to acknowledge and claim platform requests before the model is loaded.
+
+    The turn service answers through `graph`, which waits until `warm` has built the real one.
+    """
+
+    settings: Settings
+    clock: Clock
+    executor: CpuExecutor
+    storage: Storage
+    embedder: LocalEmbedder
+    llm: LlmGateway
+    exporter: CsvExporter
+    export_links: ExportLinks
+    graph: WarmingGraph
+    service: TurnService
+
+
+async def build_front(
+    settings: Settings, *, clock: Clock | None = None, chat_models: ChatModels | None = None
+) -> Front:
+    """Open storage and build the turn service; nothing here loads a model or reads the index.
 
     `chat_models` replaces the configured LLM (the behaviour set runs with a scripted model).
     """
@@ -232,35 +254,66 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
     executor = CpuExecutor(max_workers=settings.cpu_workers)
     storage = await build_storage(settings)
     embedder = build_embedder(settings, executor)
-    await embedder.load()
-    backend = await build_search_backend(settings, executor, embedder)
-    calibration = load_calibration(settings)
-    reranker = None
-    if settings.reranker_model:
-        reranker = await CrossEncoderReranker.load(name=settings.reranker_model, executor=executor)
     llm = LlmGateway(models, timeout_s=settings.llm_timeout_s)
-    units = UnitNormalizer()  # one normaliser for the documents' quantities and the questions'
-    quantities = UnitQuantityReader(units=units)
-    graph = AnswerGraph(
-        backend=backend,
-        embedder=embedder,
-        calibration=calibration,
-        clock=clock,
-        quantities=quantities,
-        result_sets=storage.result_sets,
-        reranker=reranker,
-        reranker_configured=bool(settings.reranker_model),
-        channel_mismatch_probe=settings.channel_mismatch_probe,
-        llm=llm,
-        documents=storage.registry,
-    )
     export_links = build_export_links(settings, clock)
     exporter = CsvExporter(
         result_sets=storage.result_sets,
         folder=settings.data_dir / "exports",
         links=export_links if settings.public_url else None,
     )
+    graph = WarmingGraph()
     service = build_turn_service(settings, storage, graph, exporter=exporter, embedder=embedder, llm=llm, clock=clock)
+    return Front(
+        settings=settings,
+        clock=clock,
+        executor=executor,
+        storage=storage,
+        embedder=embedder,
+        llm=llm,
+        exporter=exporter,
+        export_links=export_links,
+        graph=graph,
+        service=service,
+    )
+
+
+async def warm(front: Front) -> App:
+    """Load and warm up the embedding model, open the index and build the answer graph.
+
+    Turns already waiting in `front.graph` start once it is set; a failure here fails them too.
+    """
+    try:
+        app = await _warm(front)
+    except BaseException as exc:
+        front.graph.fail(exc)
+        raise
+    return app
+
+
+async def _warm(front: Front) -> App:
+    settings, embedder, executor, storage = front.settings, front.embedder, front.executor, front.storage
+    await embedder.load()
+    backend = await build_search_backend(settings, executor, embedder)
+    calibration = load_calibration(settings)
+    reranker = None
+    if settings.reranker_model:
+        reranker = await CrossEncoderReranker.load(name=settings.reranker_model, executor=executor)
+    units = UnitNormalizer()  # one normaliser for the documents' quantities and the questions'
+    quantities = UnitQuantityReader(units=units)
+    graph = AnswerGraph(
+        backend=backend,
+        embedder=embedder,
+        calibration=calibration,
+        clock=front.clock,
+        quantities=quantities,
+        result_sets=storage.result_sets,
+        reranker=reranker,
+        reranker_configured=bool(settings.reranker_model),
+        channel_mismatch_probe=settings.channel_mismatch_probe,
+        llm=front.llm,
+        documents=storage.registry,
+    )
+    front.graph.set(graph)
     ingestor = Ingestor(
         loaders=all_loaders(),
         annotator=Annotator(units=units),
@@ -268,21 +321,26 @@ async def build_app(settings: Settings, *, clock: Clock | None = None, chat_mode
         backend=backend,
         registry=storage.registry,
         executor=executor,
-        clock=clock,
+        clock=front.clock,
         source_base_url=settings.source_base_url,
     )
     return App(
         settings=settings,
-        clock=clock,
+        clock=front.clock,
         executor=executor,
         storage=storage,
         embedder=embedder,
         backend=backend,
         calibration=calibration,
-        service=service,
+        service=front.service,
         ingestor=ingestor,
-        exporter=exporter,
-        export_links=export_links,
-        llm=llm,
+        exporter=front.exporter,
+        export_links=front.export_links,
+        llm=front.llm,
         quantities=quantities,
     )
+
+
+async def build_app(settings: Settings, *, clock: Clock | None = None, chat_models: ChatModels | None = None) -> App:
+    """Build every component; loads and warms up the embedding model (`build_front`, then `warm`)."""
+    return await warm(await build_front(settings, clock=clock, chat_models=chat_models))

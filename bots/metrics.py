@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -13,6 +15,9 @@ NONE = "none"
 """The route and branch label of a turn the edge turned away before the core (rate limit, full queue)."""
 # Seconds: a stage takes milliseconds, an answer with an LLM tens of seconds.
 STAGE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+LAG_PROBE_S = 0.1
+"""How often the event loop's lag is sampled."""
 TURN_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0)
 
 
@@ -63,6 +68,12 @@ class ServiceMetrics:
             "threadwise_queue_depth", "Turns waiting for a free answering slot.", registry=registry
         )
         self.in_progress = Gauge("threadwise_turns_in_progress", "Turns being answered now.", registry=registry)
+        self.loop_lag = Histogram(
+            "threadwise_event_loop_lag_seconds",
+            "How late the event loop ran a timer (acks wait this long when the loop is blocked).",
+            buckets=LAG_BUCKETS,
+            registry=registry,
+        )
         self.feedback = Counter(
             "threadwise_feedback", "Feedback clicks on answers, by value (up or down).", ["value"], registry=registry
         )
@@ -71,6 +82,13 @@ class ServiceMetrics:
         """Read the queue's depth and the running turns at each scrape."""
         self.queue_depth.set_function(lambda: float(depth()))
         self.in_progress.set_function(lambda: float(running()))
+
+    async def watch_loop(self, stop: asyncio.Event, every_s: float = LAG_PROBE_S) -> None:
+        """Sample the event loop's lag until `stop`: a timer due in `every_s` runs this much late."""
+        while not stop.is_set():
+            due = time.perf_counter() + every_s
+            await asyncio.sleep(every_s)
+            self.loop_lag.observe(max(0.0, time.perf_counter() - due))
 
     def answered(self, platform: str, result: OrchestrationResult, outcome: str) -> None:
         """One turn the core computed: its labels, stage timings and LLM steps."""

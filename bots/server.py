@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -25,11 +25,16 @@ READINESS_TIMEOUT_S = 2.0
 
 @dataclass
 class ServerState:
-    """What the routes serve; the platform edges, readiness and exports are set once the model is loaded."""
+    """What the routes serve: the platform edges from the first second (turns wait for the model),
+    readiness and exports once the model is loaded."""
 
     ready: bool = False
     detail: str = "starting: loading the embedding model"
     stopping: bool = False
+    edges_built: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the platform edges accept requests (before the model is warm)."""
+    edge_wait_s: float = 10.0
+    """How long a platform request that arrives while the edges are being built waits for them."""
     slack: Any = None
     teams: Any = None
     readiness: Readiness | None = None
@@ -39,7 +44,15 @@ class ServerState:
 
 
 def create_web_app(state: ServerState) -> web.Application:
-    """The aiohttp application; the platform routes answer 503 until `state.ready`."""
+    """The aiohttp application; the platform routes wait (up to `edge_wait_s`) for the edges, never for the model."""
+
+    async def edges_built() -> bool:
+        if not state.edges_built.is_set():
+            try:
+                await asyncio.wait_for(state.edges_built.wait(), state.edge_wait_s)
+            except TimeoutError:
+                return False
+        return not state.stopping
 
     async def healthz(_: web.Request) -> web.Response:
         # Liveness: the process serves requests. Whether it can answer is `/readyz`.
@@ -78,7 +91,7 @@ def create_web_app(state: ServerState) -> web.Application:
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def slack_events(request: web.Request) -> web.StreamResponse:
-        if not state.ready:
+        if not await edges_built():
             return web.json_response({"error": state.detail}, status=503)
         if state.slack is None:
             return web.json_response(
@@ -88,7 +101,7 @@ def create_web_app(state: ServerState) -> web.Application:
         return response
 
     async def teams_messages(request: web.Request) -> web.StreamResponse:
-        if not state.ready or state.teams is None:
+        if not await edges_built() or state.teams is None:
             return web.json_response({"error": state.detail}, status=503)
         response: web.StreamResponse = await state.teams.handle(request)
         return response
@@ -154,13 +167,19 @@ def build_metrics() -> ServiceMetrics:
 
 
 async def run_server(settings: Settings, host: str, port: int) -> None:
-    """Check the database, listen at once, load the model, then serve until SIGINT/SIGTERM; drain in-flight answers."""
-    from bots.bootstrap import build_app, build_llm
+    """Listen at once; accept platform requests as soon as storage is open; load the model; serve until
+    SIGINT/SIGTERM; drain in-flight answers.
+
+    Requests that arrive while the model loads are acknowledged and claimed at once and answered
+    when it is warm (`WarmingGraph`); `/readyz` says 503 until then.
+    """
+    from bots.bootstrap import build_front, build_llm, warm
     from bots.maintenance import start_maintenance
 
     build_llm(settings)  # a wrong LLM setting stops start-up before the port opens
     await refuse_unmigrated(settings)  # so does an unmigrated database
-    state = ServerState(metrics=build_metrics())
+    metrics = build_metrics()
+    state = ServerState(metrics=metrics)
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
@@ -169,20 +188,31 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    components = await build_app(settings)
+    lag = loop.create_task(metrics.watch_loop(stop))
+    front = await build_front(settings)
     edge = EdgeService(
-        service=components.service,
-        conversations=components.storage.conversations,
+        service=front.service,
+        conversations=front.storage.conversations,
         max_concurrent=settings.max_concurrent_turns,
         queue_size=settings.turn_queue_size,
         rate_limit_per_minute=settings.rate_limit_per_minute,
         metrics=state.metrics,
-        result_sets=components.storage.result_sets,
+        result_sets=front.storage.result_sets,
     )
     state.slack, state.teams = build_edges(settings, edge)
-    start_maintenance(settings=settings, app=components, edge=edge, edges=(state.slack, state.teams), stop=stop)
+    state.edges_built.set()
     if state.slack is not None and settings.slack_app_token:
         await state.slack.connect_socket_mode(settings.slack_app_token.get_secret_value())
+    log.warning("threadwise accepting platform requests (answers wait for the model)")
+    try:
+        components = await warm(front)
+    except BaseException:
+        state.stopping, state.detail = True, "start-up failed"
+        lag.cancel()
+        await runner.cleanup()
+        await front.storage.close()
+        raise
+    start_maintenance(settings=settings, app=components, edge=edge, edges=(state.slack, state.teams), stop=stop)
     embedder = components.embedder
     state.readiness = Readiness(
         checks={
@@ -201,6 +231,7 @@ async def run_server(settings: Settings, host: str, port: int) -> None:
     finally:
         state.ready, state.stopping, state.detail = False, True, "shutting down"
         await edge.drain(DRAIN_SECONDS)
+        lag.cancel()
         if state.slack is not None:
             await state.slack.close()
         await runner.cleanup()

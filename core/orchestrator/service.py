@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from core.access import AccessDeniedError, UnmappedPolicy, readable_collections
 from core.contracts import (
@@ -20,7 +21,6 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import replies
 from core.orchestrator.commands import Commands
 from core.orchestrator.conversation import prepare, remember, reset
-from core.orchestrator.graph import AnswerGraph
 from core.orchestrator.guardrails import redact
 from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
@@ -32,6 +32,23 @@ LEASE_SECONDS = 300.0
 OPERATOR_CHANNEL = "cli"
 # "those", "them": the documents the last answer cited.
 log = logging.getLogger(__name__)
+
+
+class Answerer(Protocol):
+    """What answers a question: the answer graph, or a server's stand-in for it while the model loads."""
+
+    async def run(
+        self,
+        turn: Turn,
+        *,
+        collections: list[str] | None,
+        progress: ProgressCallback | None = None,
+        history: str | None = None,
+        focus: list[str] | None = None,
+        summary: str = "",
+    ) -> OrchestrationResult:
+        """Run one turn to completion (`AnswerGraph.run`)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -55,7 +72,7 @@ class TurnService:
     def __init__(
         self,
         *,
-        graph: AnswerGraph,
+        graph: Answerer,
         conversations: ConversationStore,
         ledger: TurnLedger,
         decisions: DecisionLog,

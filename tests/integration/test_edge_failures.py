@@ -40,6 +40,7 @@ async def slack_api() -> AsyncIterator[SlackApiServer]:
 async def _serve(edge: EdgeService, slack_api: SlackApiServer) -> tuple[web.AppRunner, str]:
     state = ServerState(ready=True, detail="ready")
     state.slack = SlackEdge(edge=edge, bot_token="xoxb-test", signing_secret=SECRET, api_url=slack_api.api_url)
+    state.edges_built.set()  # the edges accept requests
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

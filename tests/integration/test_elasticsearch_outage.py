@@ -63,6 +63,7 @@ async def test_a_stopped_cluster_gets_a_plain_reply_and_answers_resume(slack_api
         signing_secret=SECRET,
         api_url=slack_api.api_url,
     )
+    state.edges_built.set()  # the edges accept requests
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -48,6 +48,7 @@ async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Serv
     state = ServerState(ready=True, detail="ready", metrics=metrics)
     state.slack = SlackEdge(edge=edge, bot_token="xoxb-test", signing_secret=SECRET, api_url=slack.api_url)
     state.teams = TeamsEdge(edge=edge, app_id=None, app_password=None, app_type="MultiTenant", tenant_id=None)
+    state.edges_built.set()  # the edges accept requests
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -72,6 +72,7 @@ async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Serv
         },
         timeout_s=0.5,
     )
+    state.edges_built.set()  # the edges accept requests
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

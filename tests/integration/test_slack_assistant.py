@@ -63,6 +63,7 @@ async def _serve(
     state.slack = SlackEdge(
         edge=edge, bot_token="xoxb-test", signing_secret=signing_secret, api_url=slack_api.api_url, stream=stream
     )
+    state.edges_built.set()  # the edges accept requests
     runner = web.AppRunner(create_web_app(state))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -1,7 +1,8 @@
-"""The server's routes before the model is loaded and without Slack credentials."""
+"""The server's routes before the edges are built, before the model is loaded, and without Slack credentials."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -33,16 +34,25 @@ async def test_not_ready_until_the_model_is_loaded(started: tuple[ServerState, s
             assert (await response.json())["failing"] == ["startup"]
         async with session.get(url + "/exports/anything.csv") as response:
             assert response.status == 503
+        state.edge_wait_s = 0.05  # edges that never come: the platform routes give up with 503
         async with session.post(url + "/slack/events", data="{}") as response:
             assert response.status == 503
         async with session.post(url + "/api/messages", json={}) as response:
             assert response.status == 503
-        state.ready, state.detail = True, "ready"
-        async with session.get(url + "/healthz") as response:
-            assert response.status == 200
-        async with session.post(url + "/slack/events", data="{}") as response:
+
+
+async def test_platform_requests_wait_for_the_edges_not_the_model(started: tuple[ServerState, str]) -> None:
+    state, url = started
+    async with aiohttp.ClientSession() as session:
+        waiting = asyncio.create_task(session.post(url + "/slack/events", data="{}"))
+        done, _ = await asyncio.wait({waiting}, timeout=0.2)
+        assert not done  # held while the edges are built, not refused
+        state.edges_built.set()  # edges built; the model is still loading (state.ready stays False)
+        async with await waiting as response:
             assert response.status == 404
             assert "SLACK_BOT_TOKEN" in (await response.json())["error"]
+        async with session.get(url + "/readyz") as response:
+            assert response.status == 503
 
 
 async def test_readyz_says_shutting_down_while_draining(started: tuple[ServerState, str]) -> None:
