@@ -103,8 +103,17 @@ class LocalEmbedder(abc.ABC):
         return cached
 
     async def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
-        """Cosine of `query` with each of `texts`."""
+        """Cosine of `query` with each of `texts`.
+
+        The query and any text embedded alone this turn come from the single-text cache (a text
+        encoded alone has one vector: no batch-mates' padding or quantisation range shifts it);
+        only the other texts are encoded, as one batch.
+        """
         if not texts:
             return []
-        vectors = await self.embed([query, *texts])
-        return [float(x) for x in vectors[1:] @ vectors[0]]
+        anchor = (await self.embed([query]))[0]
+        known = {t: self._recent[t][0] for t in texts if t in self._recent}
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            known.update(zip(missing, await self.embed(missing), strict=True))
+        return [float(known[t] @ anchor) for t in texts]
