@@ -67,7 +67,9 @@ def build_chat_models(
             # Compatible servers (llama.cpp, vLLM, Ollama, LM Studio) read `max_tokens`.
             return chat.bind(extra_body={"max_tokens": tokens})
 
-        return ChatModels(answer=answer, strict=strict, name=f"openai:{model}", bounded=openai_bounded)
+        return ChatModels(
+            answer=answer, strict=strict, name=f"openai:{model}", bounded=openai_bounded, structured_output=True
+        )
 
     from langchain_ollama import ChatOllama
 
@@ -88,5 +90,9 @@ def build_chat_models(
         return ollama_at(0.0 if is_strict else temperature, tokens)
 
     return ChatModels(
-        answer=ollama_at(temperature), strict=ollama_at(0.0), name=f"ollama:{model}", bounded=ollama_bounded
+        answer=ollama_at(temperature),
+        strict=ollama_at(0.0),
+        name=f"ollama:{model}",
+        bounded=ollama_bounded,
+        structured_output=True,  # langchain-ollama turns `response_format` into Ollama's `format`
     )

@@ -34,6 +34,12 @@ MAX_REASON = 240
 
 BoundedModel = Callable[[int, bool], ChatRunnable]
 """The model limited to `n` output tokens (`max_tokens` on the wire), at temperature 0 when strict."""
+JsonSchema = dict[str, Any]
+
+
+def response_format(name: str, schema: JsonSchema) -> dict[str, Any]:
+    """OpenAI's `response_format` asking for JSON that follows `schema` (llama.cpp, vLLM, Ollama accept it)."""
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,8 @@ class ChatModels:
     strict: ChatRunnable
     name: str
     bounded: BoundedModel | None = None
+    structured_output: bool = False
+    """The provider takes `response_format` (the factory's clients do; scripted test models need not)."""
 
 
 class LlmGateway:
@@ -85,10 +93,13 @@ class LlmGateway:
         *,
         strict: bool = False,
         continuations: bool = False,
+        schema: JsonSchema | None = None,
     ) -> tuple[T | None, LlmStep]:
         """Ask the model and parse its reply; `(None, step)` says why the deterministic path runs.
 
-        `strict` uses temperature 0; `continuations` asks again when the model stopped for length.
+        `strict` uses temperature 0; `continuations` asks again when the model stopped for length;
+        `schema` asks the server for JSON following it (`response_format`): a weak model that would
+        write prose is held to the schema by the server's constrained decoding. `parse` still checks.
         """
         if self._models is None:
             return None, LlmStep(stage=stage, path="deterministic", reason="no LLM configured")
@@ -97,6 +108,8 @@ class LlmGateway:
             # A model that never stops would generate to its context limit and jam the server
             # for every later request; each stage asks for only what it can use.
             model = self._models.bounded(OUTPUT_TOKENS[stage], strict)
+        if schema is not None and self._models.structured_output:
+            model = model.bind(response_format=response_format(stage, schema))
         started = time.perf_counter()
         if started < self._down_until:
             reason = f"skipped: the model failed {started - self._down_until + self._cooldown_s:.0f} s ago"

@@ -158,7 +158,13 @@ class AnswerWriter:
             messages = reflection_prompt.messages(
                 original=original, revised=revised, answer=draft.text, sources=sources
             )
-            judgement, step = await self._llm.run("reflection", messages, reflection_prompt.parse, strict=True)
+            judgement, step = await self._llm.run(
+                "reflection",
+                messages,
+                reflection_prompt.parse,
+                strict=True,
+                schema=reflection_prompt.Judgement.model_json_schema(),
+            )
             update["llm_steps"] = [step]
             if judgement is not None:
                 support_original, support_revised = judgement.support_original, judgement.support_revised

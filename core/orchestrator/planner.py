@@ -119,7 +119,11 @@ class Planner:
                 fallbacks=list(route.fallbacks),
             )
             choice, step = await self._llm.run(
-                "route", messages, lambda text: route_prompt.parse(text, offered), strict=True
+                "route",
+                messages,
+                lambda text: route_prompt.parse(text, offered),
+                strict=True,
+                schema=route_prompt.RouteChoice.model_json_schema(),
             )
             update["llm_steps"] = [step]
             if choice is not None:

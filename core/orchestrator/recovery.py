@@ -64,7 +64,10 @@ class Recovery:
                 tried = list(dict.fromkeys(r.query for r in state.rounds))
                 messages = reformulate_prompt.messages(question=state.plan.original_query, tried=tried)
                 found, llm_step = await self._llm.run(
-                    "reformulate", messages, lambda text: reformulate_prompt.parse(text, tried)
+                    "reformulate",
+                    messages,
+                    lambda text: reformulate_prompt.parse(text, tried),
+                    schema=reformulate_prompt.Reformulation.model_json_schema(),
                 )
                 update["llm_steps"] = [llm_step]
                 if found is not None:

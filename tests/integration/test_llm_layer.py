@@ -116,6 +116,15 @@ async def test_routing_synthesis_and_reflection_go_through_the_model(
     assert temperatures["route"] == 0 and temperatures["reflection"] == 0 and temperatures["synthesis"] == 0.2
     assert all(r.body["model"] == "scripted-model" for r in server.requests)
     assert decisions[-1].llm_steps == result.llm_steps
+    # The JSON steps ask the server for JSON following their schema; prose steps do not.
+    formats = {r.stage: r.body.get("response_format") for r in server.requests}
+    assert formats["synthesis"] is None and formats["summary"] is None
+    assert formats["route"]["json_schema"]["schema"]["properties"]["route"]["enum"] == [
+        "structured",
+        "hybrid",
+        "long_text",
+    ]
+    assert formats["reflection"]["json_schema"]["schema"]["required"] == ["support_original", "support_revised"]
 
 
 async def test_a_model_that_times_out_leaves_the_deterministic_answer(

@@ -1,0 +1,59 @@
+"""JSON steps ask the server for JSON by schema (`response_format`), and still check what comes back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from adapters.llm.factory import build_chat_models
+from core.llm.gateway import LlmGateway, response_format
+from core.prompts import reformulate as reformulate_prompt
+from core.prompts import route as route_prompt
+from tests.llm_server import ChatCompletionsServer, Reply
+
+MESSAGES = [("system", "You are a document assistant."), ("human", "Question: hotel limit?")]
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ChatCompletionsServer]:
+    chat = await ChatCompletionsServer().start()
+    yield chat
+    await chat.stop()
+
+
+async def test_a_json_step_sends_its_schema_and_a_prose_reply_still_falls_back(server: ChatCompletionsServer) -> None:
+    models = build_chat_models(provider="openai", model="m", base_url=server.base_url, max_retries=0)
+    gateway = LlmGateway(models)
+    schema = reformulate_prompt.Reformulation.model_json_schema()
+    server.script = lambda request: Reply(content=json.dumps({"query": "hotel nightly limit", "passage": ""}))
+    found, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
+    assert step.path == "llm" and found is not None and found.query == "hotel nightly limit"
+    sent = server.requests[-1].body["response_format"]
+    assert sent == {"type": "json_schema", "json_schema": {"name": "reformulate", "schema": schema}}
+
+    # A server without constrained decoding may still answer in prose: the step falls back, and
+    # the model is not put in cool-down (its next step is asked).
+    server.script = lambda request: Reply(content="I would search for the hotel limit.")
+    choice, step = await gateway.run(
+        "route",
+        MESSAGES,
+        lambda t: route_prompt.parse(t, ["hybrid"]),
+        strict=True,
+        schema=route_prompt.RouteChoice.model_json_schema(),
+    )
+    assert choice is None and step.path == "deterministic" and step.reason.startswith("invalid output")
+    _, step = await gateway.run("synthesis", MESSAGES, str)
+    assert step.path == "llm" and "response_format" not in server.requests[-1].body
+
+
+def test_ollama_turns_the_response_format_into_its_format_field() -> None:
+    from langchain_core.messages import HumanMessage
+    from langchain_ollama import ChatOllama
+
+    models = build_chat_models(provider="ollama", model="m", max_retries=0)
+    assert models is not None and models.structured_output
+    schema = route_prompt.RouteChoice.model_json_schema()
+    params = ChatOllama(model="m")._chat_params([HumanMessage("q")], response_format=response_format("route", schema))
+    assert params["format"] == schema  # what Ollama's /api/chat reads for constrained decoding
