@@ -98,6 +98,10 @@ class Embedder(Protocol):
 
     async def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
 
+    async def similarity_alone(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Cosines with each text encoded alone: vectors reused across a turn's stages."""
+        ...
+
     def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
     def known_words(self, words: Sequence[str]) -> set[str]:

@@ -61,6 +61,9 @@ class HashingEmbedder:
         vectors = self.encode([query, *texts])
         return [float(x) for x in vectors[1:] @ vectors[0]]
 
+    async def similarity_alone(self, query: str, texts: Sequence[str]) -> list[float]:
+        return await self.similarity(query, texts)  # hashed vectors do not depend on batch-mates
+
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         return [len(t.split()) for t in texts]
 

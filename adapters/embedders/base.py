@@ -103,17 +103,17 @@ class LocalEmbedder(abc.ABC):
         return cached
 
     async def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
-        """Cosine of `query` with each of `texts`.
-
-        The query and any text embedded alone this turn come from the single-text cache (a text
-        encoded alone has one vector: no batch-mates' padding or quantisation range shifts it);
-        only the other texts are encoded, as one batch.
-        """
+        """Cosine of `query` with each of `texts`, encoded as one batch."""
         if not texts:
             return []
-        anchor = (await self.embed([query]))[0]
-        known = {t: self._recent[t][0] for t in texts if t in self._recent}
-        missing = list(dict.fromkeys(t for t in texts if t not in known))
-        if missing:
-            known.update(zip(missing, await self.embed(missing), strict=True))
-        return [float(known[t] @ anchor) for t in texts]
+        vectors = await self.embed([query, *texts])
+        return [float(x) for x in vectors[1:] @ vectors[0]]
+
+    async def similarity_alone(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Cosine of `query` with each of `texts`, each encoded alone (so cached across stages).
+
+        A text encoded alone has one vector (no batch-mates' padding or quantisation range shifts
+        it), so a question embedded by the planner is not encoded again to grade the answer.
+        """
+        vectors = [(await self.embed([text]))[0] for text in [query, *texts]]
+        return [float(v @ vectors[0]) for v in vectors[1:]]

@@ -118,7 +118,7 @@ class AnswerWriter:
         if state.table is not None and state.route is not None and state.route.route == "structured":
             body += "\n" + "\n".join(" ".join(row) for row in state.table.rows[:5])
         original, revised = state.plan.original_query, state.plan.revised_query
-        cosines = await self._embedder.similarity(body, [original, revised])
+        cosines = await self._embedder.similarity_alone(body, [original, revised])
         terms_original, terms_revised = content_terms(original), content_terms(revised)
         dates = [e.date for e in state.evidence if e.chunk_id in cited]
         signals = asked_signals(original, body, dates, (state.plan.date_start, state.plan.date_end))
