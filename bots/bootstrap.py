@@ -254,7 +254,7 @@ async def build_front(
     executor = CpuExecutor(max_workers=settings.cpu_workers)
     storage = await build_storage(settings)
     embedder = build_embedder(settings, executor)
-    llm = LlmGateway(models, timeout_s=settings.llm_timeout_s)
+    llm = LlmGateway(models, timeout_s=settings.llm_timeout_s, turn_budget_s=settings.llm_turn_budget_s)
     export_links = build_export_links(settings, clock)
     exporter = CsvExporter(
         result_sets=storage.result_sets,

@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_timeout_s: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0, le=10)
+    llm_turn_budget_s: float = Field(default=20.0, gt=0)
     llm_temperature: float = Field(default=0.2, ge=0.0, le=2.0)
     source_base_url: str | None = None
     public_url: str | None = None

@@ -7,10 +7,12 @@ with the reason (timeout, error, invalid output), and an `LlmStep` for the decis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,6 +32,9 @@ Messages = Sequence[tuple[str, str]]
 
 CONTINUE = "Continue exactly where you stopped. Do not repeat anything you already wrote."
 MAX_REASON = 240
+TURN_BUDGET_S = 20.0
+_DEADLINE: ContextVar[float | None] = ContextVar("threadwise_llm_turn_deadline", default=None)
+"""When the current turn's model budget ends (`perf_counter`); None outside a turn."""
 
 
 BoundedModel = Callable[[int, bool], ChatRunnable]
@@ -72,9 +77,11 @@ class LlmGateway:
         timeout_s: float = 30.0,
         max_continuations: int = 2,
         cooldown_s: float = 60.0,
+        turn_budget_s: float = TURN_BUDGET_S,
     ):
         self._models = models
         self._timeout_s = timeout_s
+        self._turn_budget_s = turn_budget_s
         self._max_continuations = max_continuations
         self._cooldown_s = cooldown_s
         self._down_until = 0.0
@@ -85,6 +92,19 @@ class LlmGateway:
         """Whether a chat model is configured at all."""
         return self._models is not None
 
+    @contextlib.contextmanager
+    def turn_budget(self) -> Iterator[None]:
+        """Bound the model time of one turn: steps started inside share `turn_budget_s` seconds.
+
+        A weak or slow model makes many calls one after another; once the turn's budget is spent
+        the remaining steps take their deterministic path, so a turn ends in bounded time.
+        """
+        token = _DEADLINE.set(time.perf_counter() + self._turn_budget_s)
+        try:
+            yield
+        finally:
+            _DEADLINE.reset(token)
+
     async def run(
         self,
         stage: LlmStage,
@@ -93,11 +113,13 @@ class LlmGateway:
         *,
         strict: bool = False,
         continuations: bool = False,
+        keep_going: Callable[[str], bool] | None = None,
         schema: JsonSchema | None = None,
     ) -> tuple[T | None, LlmStep]:
         """Ask the model and parse its reply; `(None, step)` says why the deterministic path runs.
 
-        `strict` uses temperature 0; `continuations` asks again when the model stopped for length;
+        `strict` uses temperature 0; `continuations` asks again when the model stopped for length,
+        and only while `keep_going` accepts the text so far (a partial answer worth finishing);
         `schema` asks the server for JSON following it (`response_format`): a weak model that would
         write prose is held to the schema by the server's constrained decoding. `parse` still checks.
         """
@@ -114,12 +136,24 @@ class LlmGateway:
         if started < self._down_until:
             reason = f"skipped: the model failed {started - self._down_until + self._cooldown_s:.0f} s ago"
             return None, LlmStep(stage=stage, path="deterministic", reason=f"{reason} ({self._down_reason})")
+        timeout, cut = self._timeout_s, False
+        deadline = _DEADLINE.get()
+        if deadline is not None:
+            left = deadline - started
+            if left <= 0:
+                reason = f"skipped: the turn's model budget ({self._turn_budget_s:g} s) is spent"
+                return None, LlmStep(stage=stage, path="deterministic", reason=reason)
+            timeout, cut = min(timeout, left), left < timeout
+        rounds = self._max_continuations if continuations else 0
         try:
-            async with asyncio.timeout(self._timeout_s):
-                text = await _traced(stage)(model, messages, self._max_continuations if continuations else 0)
+            async with asyncio.timeout(timeout):
+                text = await _traced(stage)(model, messages, rounds, keep_going)
             value = parse(text)
         except TimeoutError:
-            reason = self._down(f"timed out after {self._timeout_s:g} s")
+            if cut:  # the turn's budget ran out, not the model: no cool-down for later turns
+                reason = f"the turn's model budget ({self._turn_budget_s:g} s) ran out after {timeout:.1f} s"
+            else:
+                reason = self._down(f"timed out after {timeout:g} s")
         except ValueError as exc:  # includes JSON and pydantic validation errors
             reason = f"invalid output: {_short(exc)}"
         except Exception as exc:  # a provider error must never fail the turn
@@ -136,19 +170,25 @@ class LlmGateway:
 
 
 @functools.cache
-def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int], Any]:
+def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int, Callable[[str], bool] | None], Any]:
     """`complete` as a LangSmith run named after the stage; a no-op unless LangSmith's environment is set."""
     return traceable(name=f"threadwise.{stage}", run_type="chain")(complete)
 
 
-async def complete(model: ChatRunnable, messages: Messages, continuations: int) -> str:
-    """The model's reply text; when it stops for length, ask it to go on, up to `continuations` times."""
+async def complete(
+    model: ChatRunnable, messages: Messages, continuations: int, keep_going: Callable[[str], bool] | None = None
+) -> str:
+    """The model's reply text; when it stops for length, ask it to go on, up to `continuations` times,
+    while `keep_going` accepts the text so far (a partial answer that would be rejected anyway is not
+    worth another generation)."""
     history: list[BaseMessage | tuple[str, str]] = list(messages)
     parts: list[str] = []
     for attempt in range(continuations + 1):
         reply = await model.ainvoke(history)
         parts.append(reply.text)
         if attempt == continuations or not stopped_for_length(reply):
+            break
+        if keep_going is not None and not keep_going("".join(parts)):
             break
         history += [AIMessage(content=reply.text), HumanMessage(content=CONTINUE)]
     return "".join(parts).strip()

@@ -51,7 +51,11 @@ class AnswerWriter:
         evidence = state.evidence[: state.budgets.max_evidence]
         messages = synthesis_prompt.messages(question=state.intake.normalized_query, evidence=evidence)
         text, step = await self._llm.run(
-            "synthesis", messages, lambda reply: synthesis_prompt.parse(reply, len(evidence)), continuations=True
+            "synthesis",
+            messages,
+            lambda reply: synthesis_prompt.parse(reply, len(evidence)),
+            continuations=True,
+            keep_going=lambda partial: synthesis_prompt.cites_validly(partial, len(evidence)),
         )
         if text is None:
             return {"draft": await self._extractive(state), "llm_steps": [step]}

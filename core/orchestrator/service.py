@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -22,6 +23,7 @@ from core.orchestrator import replies
 from core.orchestrator.commands import Commands
 from core.orchestrator.conversation import prepare, remember, reset
 from core.orchestrator.guardrails import redact
+from core.orchestrator.support import grounded
 from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
 from core.records import ConversationKey, DecisionRecord, Feedback, FeedbackValue, ReplyTarget, StaleTurn
@@ -133,49 +135,70 @@ class TurnService:
             )
             await self._decisions.record(_decision(result, claim.turn_id, conversation.conversation_id, self._clock))
             return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False, reply_id=claim.reply_id)
-        offset = conversation.memory.result_offset
-        try:
-            if prepared.command:
-                result, offset = await self._commands.run(prepared.command, conversation.memory, turn)
+        # One model budget for the turn: the graph's steps and the summary share it.
+        with self._llm.turn_budget():
+            offset = conversation.memory.result_offset
+            try:
+                if prepared.command:
+                    result, offset = await self._commands.run(prepared.command, conversation.memory, turn)
+                else:
+                    asked = turn.model_copy(update={"text": prepared.question})
+                    memory = conversation.memory
+                    focus = [c.doc_id for c in memory.sources] if points_at_many(turn.text) and memory.sources else None
+                    result = await self._graph.run(
+                        asked,
+                        collections=collections,
+                        progress=progress,
+                        history=memory.last_question,
+                        focus=focus,
+                        summary=conversation.summary,
+                    )
+            except Exception as exc:  # the platform must still get a reply
+                log.exception("turn %s failed", turn.message_key)
+                result = apology(turn, f"{type(exc).__name__}: {exc}")
+            conversation_id = conversation.conversation_id
+            result = result.model_copy(update={"conversation_id": conversation_id, "turn_id": claim.turn_id})
+            if prepared.command == "new_topic":
+                conversation = reset(conversation, self._clock.now())
+            elif prepared.command:
+                memory = conversation.memory.model_copy(update={"result_offset": offset})
+                conversation = conversation.model_copy(update={"memory": memory, "updated_at": self._clock.now()})
             else:
-                asked = turn.model_copy(update={"text": prepared.question})
-                memory = conversation.memory
-                focus = [c.doc_id for c in memory.sources] if points_at_many(turn.text) and memory.sources else None
-                result = await self._graph.run(
-                    asked,
-                    collections=collections,
-                    progress=progress,
-                    history=memory.last_question,
-                    focus=focus,
-                    summary=conversation.summary,
+                question = redact(prepared.question).text
+                summary = None
+                if self._llm.enabled:
+                    summary, result = await self._summary(conversation.summary, question, result)
+                conversation = remember(
+                    conversation, question, turn.user, result, self._clock.now(), self._count_tokens, summary=summary
                 )
-        except Exception as exc:  # the platform must still get a reply
-            log.exception("turn %s failed", turn.message_key)
-            result = apology(turn, f"{type(exc).__name__}: {exc}")
-        result = result.model_copy(update={"conversation_id": conversation.conversation_id, "turn_id": claim.turn_id})
-        conversation_id = conversation.conversation_id
-        if prepared.command == "new_topic":
-            conversation = reset(conversation, self._clock.now())
-        elif prepared.command:
-            memory = conversation.memory.model_copy(update={"result_offset": offset})
-            conversation = conversation.model_copy(update={"memory": memory, "updated_at": self._clock.now()})
-        else:
-            question = redact(prepared.question).text
-            summary = None
-            if self._llm.enabled:
-                messages = summary_prompt.messages(
-                    summary=conversation.summary, question=question, answer=result.answer
-                )
-                summary, step = await self._llm.run(
-                    "summary", messages, lambda text: summary_prompt.parse(text, self._count_tokens)
-                )
-                result = result.model_copy(update={"llm_steps": [*result.llm_steps, step]})
-            conversation = remember(
-                conversation, question, turn.user, result, self._clock.now(), self._count_tokens, summary=summary
-            )
         await self._decisions.record(_decision(result, claim.turn_id, conversation_id, self._clock))
         await self._conversations.save(conversation)
         return TurnAnswer(result=result, turn_id=claim.turn_id, duplicate=False, reply_id=claim.reply_id)
+
+    async def _summary(
+        self, before: str, question: str, result: OrchestrationResult
+    ) -> tuple[str | None, OrchestrationResult]:
+        """The model's new rolling summary when it is grounded, else None (the extractive one is kept).
+
+        Grounded in the previous summary, the question and a cited answer: a turn that ended in the
+        uncertainty reply (or any reply without sources) adds no fact. Its time shows in `timings`.
+        """
+        started = time.perf_counter()
+        answered = result.kind == "answer" and bool(result.citations)
+        messages = summary_prompt.messages(summary=before, question=question, answer=result.answer)
+        summary, step = await self._llm.run(
+            "summary", messages, lambda text: summary_prompt.parse(text, self._count_tokens)
+        )
+        # What the model was shown that may carry a fact: its instructions, the thread so far, a cited answer.
+        told = [summary_prompt.SYSTEM, summary_prompt.USER, before, question, result.answer if answered else ""]
+        shown = "\n".join(told)
+        if summary is not None and not grounded(summary, shown):
+            log.warning("the model's summary states what the thread did not; the extractive summary is kept")
+            reason = "ungrounded: states what the thread did not"
+            step = step.model_copy(update={"path": "deterministic", "reason": reason})
+            summary = None
+        timings = {**result.timings, "summary": round((time.perf_counter() - started) * 1000, 3)}
+        return summary, result.model_copy(update={"llm_steps": [*result.llm_steps, step], "timings": timings})
 
     async def feedback(self, turn_id: str, user: str, value: FeedbackValue) -> bool:
         """A person's 👍/👎 on a turn's answer, stored against its decision; False for an unknown turn."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from core.calibration import Calibration
 from core.orchestrator.guardrails import REDACTION_MARK
-from core.text import initials, key_terms, stems, words
+from core.text import initials, key_terms, split_sentences, stems, words
 from core.understanding import answer_kind, holds, is_date_word, measure_words
 from core.understanding.periods import PERIOD_WORDS
 
@@ -96,3 +96,23 @@ def passages_support(
         return 0.0
     share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]), signals)
     return support_score(share, calibration.calibrated(best_cosine))
+
+
+GROUNDED_SHARE = 0.8
+"""The share of a model-written summary's content terms that must come from what the model was shown."""
+
+
+def grounded(summary: str, shown: str) -> bool:
+    """A model's summary states only what it was shown (general case: a conversation memory must not
+    keep a fact nobody in the thread stated, e.g. a weak model "answering" what the documents did not).
+
+    Every number and every capitalised name inside a sentence must occur in `shown`, and the summary's
+    content terms carry `shown`'s words at the share the term measure of answers uses.
+    """
+    known = {w.lower() for w in words(shown)}
+    for sentence in split_sentences(summary):
+        tokens = words(sentence)
+        named = [t for t in tokens[1:] if t[:1].isupper() or any(c.isdigit() for c in t)]
+        if any(t.lower() not in known for t in named):
+            return False
+    return term_share(content_terms(summary), shown) >= GROUNDED_SHARE

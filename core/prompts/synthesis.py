@@ -37,3 +37,9 @@ def parse(text: str, sources: int) -> str:
     if not cited & set(range(1, sources + 1)):
         raise ValueError(f"no valid citation (cited {sorted(cited) or 'nothing'} of {sources} sources)")
     return answer
+
+
+def cites_validly(text: str, sources: int) -> bool:
+    """A partial answer worth continuing: it cites, and only the `sources` given."""
+    cited = {int(n) for n in MARK.findall(text)}
+    return bool(cited) and cited <= set(range(1, sources + 1))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -187,18 +188,30 @@ async def test_an_answer_with_no_valid_citation_falls_back_to_the_extract(
 
 
 async def test_an_answer_cut_for_length_is_continued(data_dir: Path, server: ChatCompletionsServer) -> None:
+    partial = "New parents get 20 weeks of paid parental leave [1]. After that"
+
     def script(request: ChatRequest) -> Reply:
         if request.stage == "synthesis" and request.messages[-1][1] == CONTINUE:
-            assert request.messages[-2] == ("ai", "New parents get 20 weeks")
-            return Reply(content=" of paid parental leave [1].")
+            assert request.messages[-2] == ("ai", partial)
+            return Reply(content=" 12 more weeks may be unpaid [1].")
         if request.stage == "synthesis":
-            return Reply(content="New parents get 20 weeks", finish_reason="length")
+            return Reply(content=partial, finish_reason="length")
         return following(request)
 
     server.script = script
     result = await _ask_once(data_dir, server)
-    assert result.answer.startswith("New parents get 20 weeks of paid parental leave [1].")
+    assert result.answer.startswith("New parents get 20 weeks of paid parental leave [1]. After that 12 more weeks")
     assert server.stages().count("synthesis") == 2
+
+
+async def test_a_cut_answer_that_cites_nothing_is_not_continued(data_dir: Path, server: ChatCompletionsServer) -> None:
+    server.script = overriding("synthesis", Reply(content="New parents get 20 weeks", finish_reason="length"))
+    expected = await _ask_once(data_dir, None)
+    result = await _ask_once(data_dir, server)
+    assert server.stages().count("synthesis") == 1  # no second generation for an answer that would be rejected
+    step = _step(result, "synthesis")
+    assert step.path == "deterministic" and "no valid citation" in step.reason
+    assert result.answer.split("\n")[0] == expected.answer.split("\n")[0]
 
 
 async def test_server_errors_are_retried_then_fall_back(data_dir: Path, server: ChatCompletionsServer) -> None:
@@ -282,3 +295,45 @@ async def test_the_model_never_sees_personal_data(data_dir: Path, server: ChatCo
     assert result.kind == "answer" and {"route", "synthesis", "summary"} <= {s.stage for s in result.llm_steps}
     sent = json.dumps([r.body for r in server.requests])
     assert server.requests and "4111" not in sent and "1111 1111" not in sent
+
+
+async def test_a_slow_model_finishes_the_turn_within_its_budget(data_dir: Path, server: ChatCompletionsServer) -> None:
+    server.script = lambda request: Reply(content=following(request).content, delay_s=4.0)
+    app = await _app(data_dir, server, llm_timeout_s=5.0, llm_turn_budget_s=9.0)
+    try:
+        started = time.monotonic()
+        result = await _ask(app, LEAVE)
+        took = time.monotonic() - started
+    finally:
+        await app.close()
+    assert took < 9.0 + 2.0  # the budget, plus the turn's own work
+    assert result.kind == "answer" and "[1]" in result.answer and result.citations
+    assert _paths(result) == {
+        "route": "llm",
+        "synthesis": "llm",
+        "reflection": "deterministic",
+        "summary": "deterministic",
+    }
+    assert _step(result, "reflection").reason.startswith("the turn's model budget (9 s) ran out")
+    assert _step(result, "summary").reason == "skipped: the turn's model budget (9 s) is spent"
+    assert server.stages() == ["route", "synthesis", "reflection"]
+
+
+async def test_a_summary_that_invents_a_fact_is_not_kept(data_dir: Path, server: ChatCompletionsServer) -> None:
+    invented = "The 1998 World Cup was won by the United States."
+    server.script = overriding("summary", Reply(content=invented))
+    app = await _app(data_dir, server)
+    try:
+        first = await _ask(app, "Who won the 1998 World Cup?", thread="t-cup")
+        assert first.kind in ("uncertainty", "refusal")
+        step = _step(first, "summary")
+        assert step.path == "deterministic" and step.reason.startswith("ungrounded")
+        assert "summary" in first.timings  # the summary step's time is in the turn's timings
+        stored = (await app.storage.decisions.latest(1))[-1]
+        assert stored.timings["summary"] == first.timings["summary"]
+        asked_before = len(server.requests)
+        await _ask(app, LEAVE, thread="t-cup")
+    finally:
+        await app.close()
+    later = server.requests[asked_before:]
+    assert later and not any("United States" in text for r in later for _, text in r.messages)
