@@ -23,11 +23,6 @@ class WarmingGraph:
         self._graph: AnswerGraph | None = None
         self._error: BaseException | None = None
 
-    @property
-    def warm(self) -> bool:
-        """True once the real graph is set."""
-        return self._graph is not None
-
     def set(self, graph: AnswerGraph) -> None:
         """The graph is built: every waiting and later turn runs on it."""
         self._graph = graph

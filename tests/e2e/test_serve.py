@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -17,6 +16,7 @@ import pytest
 
 from tests.conftest import SAMPLE_CORPUS
 from tests.environment import product_env
+from tests.serve_process import free_port, start_serve, wait_ready
 from tests.servers import (
     BOT_USER,
     BotConnectorServer,
@@ -42,37 +42,6 @@ class Served:
     secured_url: str
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _start(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    handle = log.open("wb")
-    return subprocess.Popen(
-        ["threadwise", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=handle,
-        stderr=handle,
-    )
-
-
-async def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 180
-    async with aiohttp.ClientSession() as session:
-        while time.monotonic() < deadline:
-            assert process.poll() is None, log.read_text()
-            try:
-                async with session.get(url + "/readyz") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.5)
-    raise AssertionError("server never became ready:\n" + log.read_text())
-
-
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("serve")
@@ -88,7 +57,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 async def served(data_dir: Path) -> AsyncIterator[Served]:
     slack = await SlackApiServer().start()
     connector = await BotConnectorServer().start()
-    port, secured_port = _free_port(), _free_port()
+    port, secured_port = free_port(), free_port()
     env = {
         **product_env(),
         "THREADWISE_DATA_DIR": str(data_dir / "data"),
@@ -105,11 +74,11 @@ async def served(data_dir: Path) -> AsyncIterator[Served]:
         "MicrosoftAppPassword": "not-a-real-secret",
     }
     logs = data_dir / "serve.log", data_dir / "secured.log"
-    processes = [_start(env, port, logs[0]), _start(secured_env, secured_port, logs[1])]
+    processes = [start_serve(env, port, logs[0]), start_serve(secured_env, secured_port, logs[1])]
     try:
         url, secured_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{secured_port}"
-        await _wait_ready(url, processes[0], logs[0])
-        await _wait_ready(secured_url, processes[1], logs[1])
+        await wait_ready(url, processes[0], logs[0])
+        await wait_ready(secured_url, processes[1], logs[1])
         yield Served(url=url, slack=slack, connector=connector, secured_url=secured_url)
     finally:
         for process in processes:

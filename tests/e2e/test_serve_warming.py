@@ -19,9 +19,10 @@ import pytest
 from aiohttp import web
 
 from tests.conftest import SAMPLE_CORPUS, drop_test_indices, elasticsearch_url
-from tests.e2e.test_serve import SECRET, _free_port, _mention, _start
+from tests.e2e.test_serve import SECRET, _mention
 from tests.environment import product_env
 from tests.es_recorder import RecordingProxy
+from tests.serve_process import free_port, start_serve
 from tests.servers import BotConnectorServer, SlackApiServer, slack_event, slack_signature_headers, teams_activity
 
 pytestmark = pytest.mark.e2e
@@ -102,7 +103,7 @@ async def test_requests_before_the_model_is_warm_are_acked_then_answered_once(
     proxy = await HeldProxy(es_url).start()
     slack = await SlackApiServer().start()
     connector = await BotConnectorServer().start()
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = product_env(
         **search,
@@ -113,7 +114,7 @@ async def test_requests_before_the_model_is_warm_are_acked_then_answered_once(
         THREADWISE_SLACK_API_URL=slack.api_url,
     )
     log = tmp_path / "serve.log"
-    process = _start(env, port, log)
+    process = start_serve(env, port, log)
     try:
         health = await _wait_alive(url, process, log)
         assert health["ready"] is False

@@ -20,8 +20,8 @@ import yaml
 
 from bots.slack.manifest import METHOD_SCOPES, manifest_path
 from tests.conftest import SAMPLE_CORPUS
-from tests.e2e.test_serve import _free_port, _start, _wait_ready
 from tests.environment import product_env
+from tests.serve_process import free_port, start_serve, wait_ready
 from tests.servers import BOT_USER, TEAM, Call, SlackApiServer, slack_event, slack_signature_headers
 
 pytestmark = pytest.mark.e2e
@@ -67,11 +67,11 @@ async def native(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Nati
     }
     _cli(env, "ingest", str(SAMPLE_CORPUS), str(folder / "notices"))
     _cli(env, "channels", "set", f"slack:{TEAM}:{CHANNEL}", "default")
-    port, log = _free_port(), folder / "serve.log"
-    process = _start(env, port, log)
+    port, log = free_port(), folder / "serve.log"
+    process = start_serve(env, port, log)
     try:
         url = f"http://127.0.0.1:{port}"
-        await _wait_ready(url, process, log)
+        await wait_ready(url, process, log)
         yield Native(url=url, slack=slack, env=env)
     finally:
         process.terminate()

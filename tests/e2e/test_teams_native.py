@@ -16,9 +16,9 @@ import jsonschema
 import pytest
 
 from tests.conftest import SAMPLE_CORPUS
-from tests.e2e.test_serve import _free_port, _start, _wait_ready
 from tests.environment import product_env
 from tests.schemas import CARD_SCHEMA, optional_schema
+from tests.serve_process import free_port, start_serve, wait_ready
 from tests.servers import BotConnectorServer, Call, teams_activity
 
 pytestmark = pytest.mark.e2e
@@ -52,10 +52,10 @@ async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Serv
     for key in (f"teams:{TENANT}:{CHANNEL}", f"teams:{TENANT}:dm:aad-ada"):
         _threadwise(env, "channels", "set", key, "default")
     connector = await BotConnectorServer().start()
-    port, log = _free_port(), folder / "serve.log"
-    process = _start(env, port, log)
+    port, log = free_port(), folder / "serve.log"
+    process = start_serve(env, port, log)
     try:
-        await _wait_ready(f"http://127.0.0.1:{port}", process, log)
+        await wait_ready(f"http://127.0.0.1:{port}", process, log)
         yield Served(url=f"http://127.0.0.1:{port}", connector=connector, env=env)
     finally:
         process.terminate()
