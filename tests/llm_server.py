@@ -45,6 +45,7 @@ class Reply:
     finish_reason: str = "stop"
     delay_s: float = 0.0
     status: int = 200
+    error: str = "scripted failure"
 
 
 Script = Callable[[ChatRequest], Reply]
@@ -97,7 +98,7 @@ class ChatCompletionsServer(_Recorder):
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
         if reply.status != 200:
-            error = {"error": {"message": "scripted failure", "type": "server_error", "code": None}}
+            error = {"error": {"message": reply.error, "type": "server_error", "code": None}}
             return web.json_response(error, status=reply.status)
         return web.json_response(
             {

@@ -11,7 +11,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -86,6 +86,8 @@ class LlmGateway:
         self._cooldown_s = cooldown_s
         self._down_until = 0.0
         self._down_reason = ""
+        self._schema_refused = ""
+        """Why the server refused `response_format` (empty while it has not): it is not sent again."""
 
     @property
     def enabled(self) -> bool:
@@ -130,7 +132,8 @@ class LlmGateway:
             # A model that never stops would generate to its context limit and jam the server
             # for every later request; each stage asks for only what it can use.
             model = self._models.bounded(OUTPUT_TOKENS[stage], strict)
-        if schema is not None and self._models.structured_output:
+        plain = model
+        if schema is not None and self._models.structured_output and not self._schema_refused:
             model = model.bind(response_format=response_format(stage, schema))
         started = time.perf_counter()
         if started < self._down_until:
@@ -147,7 +150,7 @@ class LlmGateway:
         rounds = self._max_continuations if continuations else 0
         try:
             async with asyncio.timeout(timeout):
-                text = await _traced(stage)(model, messages, rounds, keep_going)
+                text = await self._ask(stage, model, plain, messages, rounds, keep_going)
             value = parse(text)
         except TimeoutError:
             if cut:  # the turn's budget ran out, not the model: no cool-down for later turns
@@ -163,6 +166,37 @@ class LlmGateway:
         log.warning("LLM %s step (%s) fell back to the deterministic path: %s", stage, self._models.name, reason)
         return None, LlmStep(stage=stage, path="deterministic", reason=reason, took_ms=_ms(started))
 
+    async def _ask(
+        self,
+        stage: LlmStage,
+        model: ChatRunnable,
+        plain: ChatRunnable,
+        messages: Messages,
+        rounds: int,
+        keep_going: Callable[[str], bool] | None,
+    ) -> str:
+        """The reply; a server that refuses `response_format` is asked again without it, and never again with it.
+
+        General case: an OpenAI-compatible server that does not implement structured output (for
+        example llama-cpp-python's, which knows only `json_object`) answers such a request with an
+        error naming the field. That says nothing about the model, so it must not put the model in
+        cool-down; the step's JSON is then held only by `parse`, as with any model. Any other error
+        (an outage, a 5xx) takes the usual path.
+        """
+        try:
+            return await _traced(stage)(model, messages, rounds, keep_going)
+        except Exception as exc:
+            if model is plain or not _names_response_format(exc):
+                raise
+            text = await _traced(stage)(plain, messages, rounds, keep_going)
+            self._schema_refused = _short(exc)
+            log.warning(
+                "LLM server (%s) refused response_format; JSON steps go on without it: %s",
+                self._models.name if self._models else "?",
+                self._schema_refused,
+            )
+            return text
+
     def _down(self, reason: str) -> str:
         """The model failed: skip it for the cool-down."""
         self._down_until, self._down_reason = time.perf_counter() + self._cooldown_s, reason
@@ -170,7 +204,7 @@ class LlmGateway:
 
 
 @functools.cache
-def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int, Callable[[str], bool] | None], Any]:
+def _traced(stage: str) -> Callable[[ChatRunnable, Messages, int, Callable[[str], bool] | None], Awaitable[str]]:
     """`complete` as a LangSmith run named after the stage; a no-op unless LangSmith's environment is set."""
     return traceable(name=f"threadwise.{stage}", run_type="chain")(complete)
 
@@ -198,6 +232,12 @@ def stopped_for_length(reply: BaseMessage) -> bool:
     """OpenAI-compatible servers say `finish_reason: length`, Ollama `done_reason: length`."""
     meta = reply.response_metadata
     return "length" in (meta.get("finish_reason"), meta.get("done_reason"))
+
+
+def _names_response_format(exc: BaseException) -> bool:
+    """The server's error names the structured-output field it refused (OpenAI's wire names)."""
+    text = str(exc)
+    return "response_format" in text or "json_schema" in text
 
 
 def _short(exc: BaseException) -> str:

@@ -11,7 +11,7 @@ from adapters.llm.factory import build_chat_models
 from core.llm.gateway import LlmGateway, response_format
 from core.prompts import reformulate as reformulate_prompt
 from core.prompts import route as route_prompt
-from tests.llm_server import ChatCompletionsServer, Reply
+from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply
 
 MESSAGES = [("system", "You are a document assistant."), ("human", "Question: hotel limit?")]
 
@@ -57,3 +57,40 @@ def test_ollama_turns_the_response_format_into_its_format_field() -> None:
     schema = route_prompt.RouteChoice.model_json_schema()
     params = ChatOllama(model="m")._chat_params([HumanMessage("q")], response_format=response_format("route", schema))
     assert params["format"] == schema  # what Ollama's /api/chat reads for constrained decoding
+
+
+async def test_a_server_refusing_response_format_is_asked_without_it_and_the_model_stays_up(
+    server: ChatCompletionsServer,
+) -> None:
+    """llama-cpp-python's server answers a `json_schema` response_format with a 500 naming the field."""
+    refusal = "Input should be 'text' or 'json_object' (body, response_format, type)"
+
+    def script(request: ChatRequest) -> Reply:
+        if "response_format" in request.body:
+            return Reply(status=500, error=refusal)
+        return Reply(content=json.dumps({"query": "hotel nightly limit", "passage": ""}))
+
+    server.script = script
+    models = build_chat_models(provider="openai", model="m", base_url=server.base_url, max_retries=0)
+    gateway = LlmGateway(models)
+    schema = reformulate_prompt.Reformulation.model_json_schema()
+    found, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
+    assert step.path == "llm" and found is not None and found.query == "hotel nightly limit"
+    assert ["response_format" in r.body for r in server.requests] == [True, False]
+
+    # Later JSON steps do not send it again, and the model was not put in cool-down.
+    found, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
+    assert step.path == "llm" and len(server.requests) == 3 and "response_format" not in server.requests[-1].body
+
+
+async def test_an_outage_is_not_mistaken_for_a_refused_response_format(server: ChatCompletionsServer) -> None:
+    server.script = lambda request: Reply(status=503)
+    models = build_chat_models(provider="openai", model="m", base_url=server.base_url, max_retries=0)
+    gateway = LlmGateway(models)
+    schema = reformulate_prompt.Reformulation.model_json_schema()
+    found, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
+    assert found is None and step.reason.startswith("error:") and len(server.requests) == 1
+
+    # The model is in cool-down (asked neither with nor without the schema).
+    _, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
+    assert step.reason.startswith("skipped") and len(server.requests) == 1
