@@ -93,6 +93,9 @@ class DocumentFacets(Contract):
     entities: list[EntityFacet] = Field(default_factory=list)
     identifiers: list[IdentifierFacet] = Field(default_factory=list)
     periods: list[PeriodFacet] = Field(default_factory=list)
+    abbreviations: dict[str, str] | None = None
+    """The abbreviations its text defines, with their definitions ("IOER": "interest on excess
+    reserves"); None for a document described before they were read."""
 
 
 class DocumentRecord(Contract):

@@ -11,7 +11,8 @@ word lists of companies or agencies:
   it writes most (capitalised where a sentence does not begin), and the codes in its file name
   ("AAPL", "DHS");
 - identifiers: codes of capitals and digits on its cover (a registration "N5921D", a trial id);
-- periods: the quarter, fiscal year, year or span its cover or file name states, in its own words.
+- periods: the quarter, fiscal year, year or span its cover or file name states, in its own words;
+- abbreviations: every short form its text defines, with the definition (to spell out in questions).
 
 Each facet keeps where it was read ("file name", "metadata", "page 1", "text").
 """
@@ -25,6 +26,7 @@ from collections.abc import Iterable
 from core.knowledge import DocumentFacets, EntityFacet, IdentifierFacet, LoadedDocument, PeriodFacet
 from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarters, read_date, years
+from core.understanding.abbreviations import defined_abbreviations
 from core.understanding.periods import (
     PERIOD_CODE,
     PERIOD_WORDS,
@@ -83,6 +85,7 @@ def describe(loaded: LoadedDocument, file_name: str) -> DocumentFacets:
         entities=entities,
         identifiers=[IdentifierFacet(value=v, source=where) for v in identifiers(cover)],
         periods=periods,
+        abbreviations=defined_abbreviations(text),
     )
 
 

@@ -18,6 +18,7 @@ from core.ingest.shape import detect_category, summarize
 from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
 from core.ports import Annotator, Clock, DocumentLoader, DocumentRegistry, Embedder, SearchBackend
 from core.text import normalize_label
+from core.understanding.abbreviations import defined_abbreviations
 
 Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed"]
 
@@ -234,6 +235,12 @@ class Ingestor:
             previous = await self._registry.find(collection, str(path))
             # A document ingested before it was described (no facets) is read again.
             if previous is not None and previous.content_hash == content_hash and previous.facets is not None:
+                if previous.facets.abbreviations is None:
+                    # Described before abbreviations were read: read them now; its text is unchanged.
+                    loaded = await self._executor.run(loader.load, path)
+                    defined = await self._executor.run(defined_abbreviations, _text_of(loaded))
+                    facets = previous.facets.model_copy(update={"abbreviations": defined})
+                    await self._registry.save(previous.model_copy(update={"facets": facets}))
                 report.unchanged.append(str(path))
                 return "unchanged"
             loaded = await self._executor.run(loader.load, path)
@@ -337,6 +344,11 @@ class Ingestor:
             media_type=loaded.media_type,
             content_hash=content_hash,
         )
+
+
+def _text_of(loaded: LoadedDocument) -> str:
+    """A loaded document's text, as the facets read it."""
+    return "\n".join(block.text for block in loaded.blocks)
 
 
 class _Rows:

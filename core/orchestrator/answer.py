@@ -16,6 +16,7 @@ from core.orchestrator.support import (
     content_terms,
     found_terms,
     mentions,
+    name_forms,
     support_score,
     term_share,
 )
@@ -126,13 +127,14 @@ class AnswerWriter:
         terms_original, terms_revised = content_terms(original), content_terms(revised)
         dates = [e.date for e in state.evidence if e.chunk_id in cited]
         signals = asked_signals(original, body, dates, (state.plan.date_start, state.plan.date_end))
+        forms = name_forms(state.steering.names)
         share_original, share_revised = (
-            term_share(terms_original, cited_text, signals),
-            term_share(terms_revised, cited_text, signals),
+            term_share(terms_original, cited_text, signals, forms),
+            term_share(terms_revised, cited_text, signals, forms),
         )
         relevance = [self._calibration.calibrated(c) for c in cosines]
         structured = state.route is not None and state.route.route == "structured"
-        found = found_terms(terms_original, cited_text)
+        found = found_terms(terms_original, cited_text, forms)
         if structured and state.structured is not None:
             # Rows meet every explicit filter; what is left to judge is how much of the question
             # the structured query understood (fields, values, numbers).

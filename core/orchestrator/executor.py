@@ -17,7 +17,7 @@ from core.orchestrator.evidence import (
 )
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState
-from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, passages_support
+from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, name_forms, passages_support
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
 
@@ -235,7 +235,8 @@ class Executor:
         passages = [f"{e.title} {e.section or ''} {e.text}" for e in top]
         question, window = state.plan.original_query, (state.plan.date_start, state.plan.date_end)
         signals = asked_signals(question, " ".join(passages), [e.date for e in top], window)
-        support = passages_support(question, passages, best, self._calibration, signals)
+        forms = name_forms(state.steering.names)
+        support = passages_support(question, passages, best, self._calibration, signals, forms)
         return support >= self._calibration.support
 
     async def evaluate(self, state: GraphState) -> dict[str, object]:

@@ -8,11 +8,12 @@ from core.calibration import Calibration
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
 from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
-from core.orchestrator.steering import Vocabulary, steer
+from core.orchestrator.steering import Steering, Vocabulary, steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
 from core.orchestrator.support import TOP_PASSAGES, passages_support, support_score
 from core.ports import DocumentRegistry, Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
+from core.understanding.abbreviations import spelled_out
 
 # The structured route answers alone only when its query covers at least this share of the
 # question's content words; otherwise rows can only join the text evidence.
@@ -73,11 +74,20 @@ class Planner:
             )
             return {"route": route, "plan": plan}
         filters = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
-        # The one embedding of the question this turn: every later stage reads it from the state.
-        vector = await self._embedder.embed([plan.revised_query])
         stats = await self._backend.stats(filters)
         vocabulary = await self._vocabulary(state.collections, stats.documents)
-        steering = await steer(plan.revised_query, self._backend, filters, vector, vocabulary)
+        asked = plan.revised_query
+        spelled = spelled_out(asked, vocabulary.abbreviations) if vocabulary is not None else asked
+        if spelled != asked:
+            # Searched, measured and answered in the documents' words: the abbreviations they define,
+            # spelled out ("IOER" → "IOER (interest on excess reserves)").
+            intake = intake.model_copy(update={"normalized_query": spelled})
+            plan = plan.model_copy(update={"revised_query": spelled})
+        # The one embedding of the question this turn: every later stage reads it from the state.
+        vector = await self._embedder.embed([plan.revised_query])
+        steering = await steer(asked, self._backend, filters, vector, vocabulary)
+        if vocabulary is not None:
+            steering = spelled_names(steering, vocabulary.abbreviations)
         inventory = ", ".join(f"{n} {c}" for c, n in sorted(stats.categories.items())) or "no documents"
         coverage = f"annotation coverage {stats.annotation_coverage:.0%} of {stats.documents} documents ({inventory})"
         wants_rows = (
@@ -99,6 +109,7 @@ class Planner:
                 coverage = f"{why}; {coverage}"
         route = _rule_route(intake, structured, matches, wants_rows, coverage, bool(stats.annotated_documents))
         update: dict[str, object] = {
+            "intake": intake,
             "route": route,
             "plan": plan,
             "structured": structured,
@@ -166,6 +177,19 @@ class Planner:
         if text > rows:
             return 0, f"text evidence supports the question better than {matches} rows ({text:.2f} > {rows:.2f})"
         return matches, None
+
+
+def spelled_names(steering: Steering, abbreviations: dict[str, str]) -> Steering:
+    """The names the question steers by, also as the documents spell them out: evidence that writes
+    "non-revenue water" mentions the "NRW" asked about (general case: an abbreviation the documents
+    define, see `core.understanding.abbreviations`)."""
+    names = [
+        n.model_copy(update={"variants": [*n.variants, abbreviations[n.text]]})
+        if n.text in abbreviations and not n.period
+        else n
+        for n in steering.names
+    ]
+    return steering.model_copy(update={"names": names})
 
 
 def _rule_route(

@@ -25,6 +25,7 @@ from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
+from core.understanding.abbreviations import most_used
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years
 
 NAME_SEARCH_HITS = 50
@@ -192,6 +193,7 @@ class Vocabulary:
 
     def __init__(self, documents: list[DocumentRecord]) -> None:
         self.facets: dict[str, DocumentFacets] = {d.doc_id: d.facets for d in documents if d.facets is not None}
+        self.abbreviations = most_used(f.abbreviations or {} for f in self.facets.values())
         self.topics: dict[str, bool] = {}  # a form's topic test, once per vocabulary
         self.total = len(documents)
         forms: dict[str, set[str]] = {}

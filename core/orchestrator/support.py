@@ -11,7 +11,8 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 
 from core.calibration import Calibration
 from core.orchestrator.guardrails import REDACTION_MARK
@@ -37,23 +38,44 @@ def content_terms(question: str) -> list[str]:
     ]
 
 
-def found_terms(terms: Iterable[str], text: str) -> set[str]:
+Forms = Mapping[str, Sequence[str]]
+"""Other ways the documents write a term ("nrw" → "non-revenue water", the definition they give)."""
+
+
+class NamedForms(Protocol):
+    """A name the question steers by (`steering.Name`): its text and the ways documents write it."""
+
+    text: str
+    variants: list[str]
+    period: bool
+
+
+def name_forms(names: Iterable[NamedForms]) -> dict[str, list[str]]:
+    """The question's names as terms, with the ways the documents write them (aliases, definitions)."""
+    return {n.text.lower(): n.variants for n in names if not n.period}
+
+
+def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> set[str]:
     """The terms `text` contains, matched by stem ("dissenters" ~ "dissented"), or acronyms its
-    names spell ("FOMC" ~ "Federal Open Market Committee")."""
+    names spell ("FOMC" ~ "Federal Open Market Committee"), or in one of their `forms` (general case:
+    an abbreviation asked, its definition written — `core.understanding.abbreviations`)."""
     wanted = list(terms)
     known = set(stems(words(text)))
     found = {t for t, stem in zip(wanted, stems(wanted), strict=True) if stem in known}
     rest = [t for t in wanted if t not in found]
+    if rest and forms:
+        found |= {t for t in rest if t in forms and mentions(text, forms[t])}
+        rest = [t for t in rest if t not in found]
     return found | (set(rest) & initials(text)) if rest else found
 
 
-def term_share(terms: list[str], text: str, signals: Sequence[bool] = ()) -> float:
+def term_share(terms: list[str], text: str, signals: Sequence[bool] = (), forms: Forms | None = None) -> float:
     """The share of the question's key signals the text carries: its content words, plus `signals`
     met beyond words (see `asked_signals`); 1.0 when there is nothing to carry."""
     total = len(terms) + len(signals)
     if not total:
         return 1.0
-    return (len(found_terms(terms, text)) + sum(signals)) / total
+    return (len(found_terms(terms, text, forms)) + sum(signals)) / total
 
 
 def asked_signals(
@@ -90,11 +112,12 @@ def passages_support(
     best_cosine: float,
     calibration: Calibration,
     signals: Sequence[bool] = (),
+    forms: Forms | None = None,
 ) -> float:
     """The support measure of the top passages (title, section and text) before an answer exists."""
     if not passages:
         return 0.0
-    share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]), signals)
+    share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]), signals, forms)
     return support_score(share, calibration.calibrated(best_cosine))
 
 

@@ -32,8 +32,18 @@ FORBIDDEN = {
 # Beyond the standard library, core imports only these (SPEC section 1): pint, numpy and every
 # client stay behind ports; dates in words are read with dateparser against the injected clock,
 # sentence boundaries with nupunkt (a Punkt model with no dependencies), word stems with PyStemmer
-# (Snowball).
-CORE_ALLOWED = {"core", "pydantic", "langgraph", "langchain_core", "langsmith", "dateparser", "nupunkt", "Stemmer"}
+# (Snowball), defined abbreviations with abbreviation_extractor (Schwartz & Hearst, no dependencies).
+CORE_ALLOWED = {
+    "core",
+    "pydantic",
+    "langgraph",
+    "langchain_core",
+    "langsmith",
+    "dateparser",
+    "nupunkt",
+    "Stemmer",
+    "abbreviation_extractor",
+}
 
 
 def imported_roots(path: Path) -> set[str]:
