@@ -26,7 +26,7 @@ from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
 from core.understanding.abbreviations import most_used
-from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years
+from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years, is_period_phrase
 
 NAME_SEARCH_HITS = 50
 TOPIC_SEARCH_HITS = 5000
@@ -193,7 +193,6 @@ class Vocabulary:
 
     def __init__(self, documents: list[DocumentRecord]) -> None:
         self.facets: dict[str, DocumentFacets] = {d.doc_id: d.facets for d in documents if d.facets is not None}
-        self.abbreviations = most_used(f.abbreviations or {} for f in self.facets.values())
         self.topics: dict[str, bool] = {}  # a form's topic test, once per vocabulary
         self.total = len(documents)
         forms: dict[str, set[str]] = {}
@@ -209,6 +208,11 @@ class Vocabulary:
                         strong.add(form)
             # Ids a cover lists are not a filter: other documents name the same model in their text
             # (a service manual's K-450), so ids narrow the evidence instead (`naming_all`).
+        # Abbreviations to spell out in questions: terms ("IOER"). A name ("OPM") is resolved to its
+        # documents above, which all write it; a period ("FY") is the date window's.
+        defined = most_used(f.abbreviations or {} for f in self.facets.values())
+        terms = {k: d for k, d in defined.items() if k.lower() not in self.names}
+        self.abbreviations = {k: d for k, d in terms.items() if not is_period_phrase(d)}
         # A form most documents carry is what the collection is about, not whom one document is about.
         shared = {f: ids for f, ids in forms.items() if len(ids) <= STEERING_SHARE * self.total}
         # A one-word name a document writes often ("Apple", "Plan") is a name only where the documents

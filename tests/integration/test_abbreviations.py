@@ -3,6 +3,8 @@
 Written for the test: a water utility's glossary defines "non-revenue water (NRW)" and "district
 metered area (DMA)"; its two yearly reports state the figures in the long form only, never the
 short one. A reader who knows the glossary finds the figure from the short form; so must the search.
+The reports also define the authority's own name, "Riverside Water Authority (RWA)": a name is
+the facets' to resolve (every document about it writes it), and is not spelled out.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ date: {year}-12-31
 ---
 # Annual Network Report {year}
 
+The Riverside Water Authority (RWA) reports on its network every year.
+
 ## Performance
 
 Non-revenue water was {share} of the water put into supply in {year}. The change from the year
@@ -75,7 +79,7 @@ async def test_the_glossary_s_abbreviations_are_read_at_ingestion(app: App) -> N
     assert glossary.abbreviations["NRW"] == "non-revenue water"
     assert glossary.abbreviations["DMAs"] == "district metered areas"
     report = documents["Annual Network Report 2024"].facets
-    assert report is not None and report.abbreviations == {}
+    assert report is not None and report.abbreviations == {"RWA": "Riverside Water Authority"}
 
 
 @pytest.mark.parametrize("year", sorted(REPORTS))
@@ -87,6 +91,11 @@ async def test_a_figure_asked_by_its_abbreviation_is_answered_from_the_long_form
     assert share in result.answer and other not in result.answer
     assert {c.title for c in result.citations} == {f"Annual Network Report {year}"}
     assert result.retrieval_report[0].query == f"What was NRW (non-revenue water) in {year}?"
+
+
+async def test_a_name_the_documents_define_is_not_spelled_out(app: App) -> None:
+    result = await ask(app, "What did RWA say about billing complaints in 2024?", now=NOW)
+    assert result.retrieval_report[0].query == "What did RWA say about billing complaints in 2024?"
 
 
 async def test_an_abbreviation_no_document_defines_is_left_as_asked(app: App) -> None:
