@@ -47,6 +47,7 @@ def build_chat_models(
         key = api_key or SecretStr("not-needed")
 
         from langchain_openai import ChatOpenAI
+        from openai import ContentFilterFinishReasonError, LengthFinishReasonError
 
         def openai_at(t: float) -> ChatRunnable:
             return ChatOpenAI(
@@ -68,7 +69,14 @@ def build_chat_models(
             return chat.bind(extra_body={"max_tokens": tokens})
 
         return ChatModels(
-            answer=answer, strict=strict, name=f"openai:{model}", bounded=openai_bounded, structured_output=True
+            answer=answer,
+            strict=strict,
+            name=f"openai:{model}",
+            bounded=openai_bounded,
+            structured_output=True,
+            # A schema-bound reply cut at `max_tokens` (a weak model looping inside the JSON) is unusable
+            # output, not an outage: it must not put the model in cool-down.
+            unusable=(LengthFinishReasonError, ContentFilterFinishReasonError),
         )
 
     from langchain_ollama import ChatOllama

@@ -61,6 +61,9 @@ class ChatModels:
     bounded: BoundedModel | None = None
     structured_output: bool = False
     """The provider takes `response_format` (the factory's clients do; scripted test models need not)."""
+    unusable: tuple[type[Exception], ...] = ()
+    """The client's errors that mean "this reply is unusable", not "the server failed" (the OpenAI
+    client raises when a schema-bound reply stops at `max_tokens`): invalid output, no cool-down."""
 
 
 class LlmGateway:
@@ -148,6 +151,7 @@ class LlmGateway:
                 return None, LlmStep(stage=stage, path="deterministic", reason=reason)
             timeout, cut = min(timeout, left), left < timeout
         rounds = self._max_continuations if continuations else 0
+        unusable: tuple[type[Exception], ...] = (ValueError, *self._models.unusable)
         try:
             async with asyncio.timeout(timeout):
                 text = await self._ask(stage, model, plain, messages, rounds, keep_going)
@@ -157,7 +161,7 @@ class LlmGateway:
                 reason = f"the turn's model budget ({self._turn_budget_s:g} s) ran out after {timeout:.1f} s"
             else:
                 reason = self._down(f"timed out after {timeout:g} s")
-        except ValueError as exc:  # includes JSON and pydantic validation errors
+        except unusable as exc:  # includes JSON and pydantic validation errors
             reason = f"invalid output: {_short(exc)}"
         except Exception as exc:  # a provider error must never fail the turn
             reason = self._down(f"error: {type(exc).__name__}: {_short(exc)}")

@@ -13,6 +13,7 @@ from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Name
 from core.orchestrator.support import (
     asked_signals,
+    checked_missing,
     content_terms,
     found_terms,
     mentions,
@@ -167,7 +168,7 @@ class AnswerWriter:
             judgement, step = await self._llm.run(
                 "reflection",
                 messages,
-                reflection_prompt.parse,
+                lambda text: checked(reflection_prompt.parse(text), terms_original, cited_text),
                 strict=True,
                 schema=reflection_prompt.Judgement.model_json_schema(),
             )
@@ -228,6 +229,12 @@ def _about_the_names(evidence: list[Evidence], names: list[Name]) -> list[Eviden
         return evidence
     full = [e for e in evidence if all(mentions(_cited_text(e), n.variants) for n in names)]
     return full or evidence
+
+
+def checked(judgement: reflection_prompt.Judgement, terms: list[str], cited_text: str) -> reflection_prompt.Judgement:
+    """The model's judgement with only the missing parts that hold up against the text (`checked_missing`)."""
+    kept = checked_missing(judgement.missing, judgement.support_original, terms, cited_text)
+    return judgement.model_copy(update={"missing": kept})
 
 
 def _cited_text(evidence: Evidence) -> str:

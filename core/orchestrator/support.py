@@ -121,6 +121,27 @@ def passages_support(
     return support_score(share, calibration.calibrated(best_cosine))
 
 
+def checked_missing(missing: Sequence[str], grade: float, terms: list[str], cited_text: str) -> list[str]:
+    """The parts a model names as missing from an answer's sources that hold up against the text
+    (general case: a model's claim is checked where it can be, as its citations are — a weak model
+    echoes its prompt's example `"missing": ["..."]`, or names as missing what the sources say).
+
+    A part is kept when it carries a word of the question and the cited text lacks it; a grade
+    below partial support that names no such part is not a judgement (`ValueError`).
+    """
+    kept = []
+    for part in missing:
+        asked = list(found_terms(terms, part))
+        if asked and len(found_terms(asked, cited_text)) < len(asked):
+            kept.append(part)
+    if grade < PARTIAL_GRADE and not kept:
+        raise ValueError(f"graded {grade:g} without naming a part of the question the sources lack")
+    return kept
+
+
+PARTIAL_GRADE = 0.5
+"""The reflection prompt's "partly supported": below it a grade must say what is missing."""
+
 GROUNDED_SHARE = 0.8
 """The share of a model-written summary's content terms that must come from what the model was shown."""
 

@@ -337,3 +337,27 @@ async def test_a_summary_that_invents_a_fact_is_not_kept(data_dir: Path, server:
         await app.close()
     later = server.requests[asked_before:]
     assert later and not any("United States" in text for r in later for _, text in r.messages)
+
+
+async def test_a_judgement_that_names_nothing_the_sources_lack_is_not_taken(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    """SmolLM2-135M echoed the prompt's example: support 0, missing ["..."] — for an answered question."""
+    echo = json.dumps({"support_original": 0.0, "support_revised": 0.0, "missing": ["..."]})
+    server.script = overriding("reflection", Reply(content=echo))
+    result = await _ask_once(data_dir, server)
+    step = _step(result, "reflection")
+    assert step.path == "deterministic" and "without naming a part of the question" in step.reason
+    assert result.kind == "answer" and "20 weeks" in result.answer
+
+    # Naming as missing what the cited text says ("parental leave") is not a judgement either.
+    said = json.dumps({"support_original": 0.1, "support_revised": 0.1, "missing": ["parental leave"]})
+    server.script = overriding("reflection", Reply(content=said))
+    result = await _ask_once(data_dir, server)
+    assert _step(result, "reflection").path == "deterministic" and result.kind == "answer"
+
+    # A part of the question the sources do lack stands, and lowers the grade as the model says.
+    lacking = json.dumps({"support_original": 0.1, "support_revised": 0.1, "missing": ["paid by the state"]})
+    server.script = overriding("reflection", Reply(content=lacking))
+    result = await _ask_once(data_dir, server, text="Are new parents paid by the state during parental leave?")
+    assert _step(result, "reflection").path == "llm" and result.kind == "uncertainty"

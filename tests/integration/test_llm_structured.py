@@ -94,3 +94,20 @@ async def test_an_outage_is_not_mistaken_for_a_refused_response_format(server: C
     # The model is in cool-down (asked neither with nor without the schema).
     _, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
     assert step.reason.startswith("skipped") and len(server.requests) == 1
+
+
+async def test_a_schema_bound_reply_cut_at_max_tokens_is_unusable_output_not_an_outage(
+    server: ChatCompletionsServer,
+) -> None:
+    """A weak model looping inside its JSON stops at `max_tokens`; the OpenAI client raises for that."""
+    server.script = lambda request: Reply(content='{"query": "hotel hotel hotel hotel', finish_reason="length")
+    models = build_chat_models(provider="openai", model="m", base_url=server.base_url, max_retries=0)
+    gateway = LlmGateway(models)
+    schema = reformulate_prompt.Reformulation.model_json_schema()
+    found, step = await gateway.run("reformulate", MESSAGES, lambda t: reformulate_prompt.parse(t, []), schema=schema)
+    assert found is None and step.reason.startswith("invalid output") and "length" in step.reason
+
+    # Not in cool-down: the next step is asked.
+    server.script = lambda request: Reply(content="The hotel limit is 180 EUR [1].")
+    _, step = await gateway.run("synthesis", MESSAGES, str)
+    assert step.path == "llm" and len(server.requests) == 2
