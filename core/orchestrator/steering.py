@@ -25,7 +25,7 @@ from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
-from core.understanding.abbreviations import most_used
+from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years, is_period_phrase
 
 NAME_SEARCH_HITS = 50
@@ -208,11 +208,11 @@ class Vocabulary:
                         strong.add(form)
             # Ids a cover lists are not a filter: other documents name the same model in their text
             # (a service manual's K-450), so ids narrow the evidence instead (`naming_all`).
-        # Abbreviations to spell out in questions: terms ("IOER"). A name ("OPM") is resolved to its
-        # documents above, which all write it; a period ("FY") is the date window's.
+        # Abbreviations to spell out in questions: terms ("IOER"). A name ("OPM", written "Office of
+        # Personnel Management") is steering's, and its documents write it; a period ("FY") is the date window's.
         defined = most_used(f.abbreviations or {} for f in self.facets.values())
-        terms = {k: d for k, d in defined.items() if k.lower() not in self.names}
-        self.abbreviations = {k: d for k, d in terms.items() if not is_period_phrase(d)}
+        terms = {k: d for k, d in defined.items() if k.lower() not in self.names and not is_name(d)}
+        self.abbreviations = {k: d.lower() for k, d in terms.items() if not is_period_phrase(d)}
         # A form most documents carry is what the collection is about, not whom one document is about.
         shared = {f: ids for f, ids in forms.items() if len(ids) <= STEERING_SHARE * self.total}
         # A one-word name a document writes often ("Apple", "Plan") is a name only where the documents

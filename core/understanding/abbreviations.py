@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 from abbreviation_extractor import extract_abbreviation_definition_pairs
 
+from core.text import STOPWORDS
+
 MIN_CAPITALS = 2
 """A short form has at least two capitals ("IOER", "RRPs"): a person types those as abbreviations,
 while a capitalised word ("On") is a word."""
@@ -41,12 +43,27 @@ def defined_abbreviations(text: str) -> dict[str, str]:
 
 
 def most_used(per_document: Iterable[dict[str, str]]) -> dict[str, str]:
-    """One definition per abbreviation across documents: the one most documents give (case aside)."""
+    """One definition per abbreviation across documents: the one most documents give (case aside),
+    as most of them write it."""
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     for defined in per_document:
         for short, long in defined.items():
-            votes[short][long.lower()] += 1
-    return {short: counts.most_common(1)[0][0] for short, counts in votes.items()}
+            votes[short][long] += 1
+    chosen: dict[str, str] = {}
+    for short, counts in votes.items():
+        folded: Counter[str] = Counter()
+        for long, n in counts.items():
+            folded[long.lower()] += n
+        best = folded.most_common(1)[0][0]
+        chosen[short] = max((long for long in counts if long.lower() == best), key=lambda long: counts[long])
+    return chosen
+
+
+def is_name(definition: str) -> bool:
+    """A definition written as a proper name, every word capitalised but the small ones ("Office of
+    Personnel Management"), as against a term ("interest on excess reserves")."""
+    significant = [w for w in re.findall(r"[A-Za-z][\w'’-]*", definition) if w.lower() not in STOPWORDS]
+    return bool(significant) and all(w[:1].isupper() for w in significant)
 
 
 def spelled_out(question: str, abbreviations: dict[str, str]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.understanding.abbreviations import defined_abbreviations, most_used, spelled_out
+from core.understanding.abbreviations import defined_abbreviations, is_name, most_used, spelled_out
 
 TEXT = """The board reviewed the mean time between failures (MTBF) of each pump. Pumps in the
 district metered areas (DMAs) were replaced first. The Office of Fleet Safety (OFS) signed off.
@@ -19,11 +19,15 @@ def test_definitions_are_read_from_the_text_and_mis_reads_left_out() -> None:
     assert defined_abbreviations("No parentheses at all.") == {}
 
 
-def test_the_definition_most_documents_give_wins() -> None:
-    merged = most_used(
-        [{"RRP": "reverse repurchase agreement"}, {"RRP": "Reverse Repurchase Agreement"}, {"RRP": "x y"}]
-    )
-    assert merged == {"RRP": "reverse repurchase agreement"}
+def test_the_definition_most_documents_give_wins_as_most_write_it() -> None:
+    given = ["reverse repurchase agreement", "Reverse Repurchase Agreement", "reverse repurchase agreement", "x y"]
+    assert most_used({"RRP": g} for g in given) == {"RRP": "reverse repurchase agreement"}
+
+
+def test_a_definition_written_as_a_proper_name_is_a_name() -> None:
+    assert is_name("Office of Personnel Management") and is_name("Consolidated Appropriations Act, 2021")
+    assert not is_name("interest on excess reserves") and not is_name("diversity, equity, inclusion, and accessibility")
+    assert not is_name("Commercial mortgage-backed securities")  # a term that began a sentence
 
 
 def test_a_question_s_short_forms_are_spelled_out_once_and_only_when_defined() -> None:
