@@ -18,6 +18,7 @@ from core.orchestrator.support import (
     found_terms,
     mentions,
     name_forms,
+    states_sources,
     support_score,
     term_share,
 )
@@ -55,7 +56,7 @@ class AnswerWriter:
         text, step = await self._llm.run(
             "synthesis",
             messages,
-            lambda reply: synthesis_prompt.parse(reply, len(evidence)),
+            lambda reply: states_sources(synthesis_prompt.parse(reply, len(evidence)), *_shown(evidence)),
             continuations=True,
             keep_going=lambda partial: synthesis_prompt.cites_validly(partial, len(evidence)),
         )
@@ -235,6 +236,12 @@ def checked(judgement: reflection_prompt.Judgement, terms: list[str], cited_text
     """The model's judgement with only the missing parts that hold up against the text (`checked_missing`)."""
     kept = checked_missing(judgement.missing, judgement.support_original, terms, cited_text)
     return judgement.model_copy(update={"missing": kept})
+
+
+def _shown(evidence: list[Evidence]) -> tuple[list[str], list[str]]:
+    """The headings (titles, sections, dates) and the texts of the sources a model was given."""
+    headings = [h for e in evidence for h in (e.title, e.section or "", e.date.isoformat() if e.date else "")]
+    return headings, [e.text for e in evidence]
 
 
 def _cited_text(evidence: Evidence) -> str:

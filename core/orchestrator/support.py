@@ -11,6 +11,7 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
@@ -153,10 +154,39 @@ def grounded(summary: str, shown: str) -> bool:
     Every number and every capitalised name inside a sentence must occur in `shown`, and the summary's
     content terms carry `shown`'s words at the share the term measure of answers uses.
     """
+    return names_known(summary, shown) and term_share(content_terms(summary), shown) >= GROUNDED_SHARE
+
+
+def names_known(text: str, shown: str) -> bool:
+    """Every number and every capitalised name inside a sentence of `text` occurs in `shown`."""
     known = {w.lower() for w in words(shown)}
-    for sentence in split_sentences(summary):
+    for sentence in split_sentences(text):
         tokens = words(sentence)
         named = [t for t in tokens[1:] if t[:1].isupper() or any(c.isdigit() for c in t)]
         if any(t.lower() not in known for t in named):
             return False
-    return term_share(content_terms(summary), shown) >= GROUNDED_SHARE
+    return True
+
+
+_MARK = re.compile(r"\[\d+\]")
+MIN_STATED = 2
+"""Content words of a model's answer that its sources' text must carry: a statement, not a heading."""
+
+
+def states_sources(answer: str, headings: Sequence[str], passages: Sequence[str]) -> str:
+    """A model's answer that states what its sources say, or `ValueError` (general case: a weak
+    model writes the source list back — "The source is: [1] Quarterly Report Q3 2025 (2025-10-28,
+    Highlights)" — or a figure no source has, "The answer is: 2-4").
+
+    Without the sources' headings (titles, sections, dates) the answer must name only numbers and
+    names the sources have, and say at least `MIN_STATED` content words of their text.
+    """
+    body = _MARK.sub(" ", answer)
+    for heading in sorted({h for h in headings if h}, key=len, reverse=True):
+        body = body.replace(heading, " ")
+    text = " ".join(passages)
+    if not names_known(body, " ".join([*headings, text])):
+        raise ValueError("names a number or name its sources do not have")
+    if len(found_terms(content_terms(body), text)) < MIN_STATED:
+        raise ValueError("states nothing of its sources' text")
+    return answer

@@ -167,12 +167,28 @@ async def test_a_route_that_was_not_offered_is_invalid(data_dir: Path, server: C
 
 async def test_a_citation_of_a_source_not_given_is_removed(data_dir: Path, server: ChatCompletionsServer) -> None:
     server.script = overriding(
-        "synthesis", Reply(content="New parents get 20 weeks of leave [1]. Grandparents get 52 weeks [7].")
+        "synthesis", Reply(content="New parents get 20 weeks of leave [1]. A further 12 weeks are unpaid [7].")
     )
     result = await _ask_once(data_dir, server)
     assert result.kind == "answer" and "[7]" not in result.answer
     assert result.answer.startswith("New parents get 20 weeks of leave [1].")
     assert [c.n for c in result.citations] == [1]
+
+
+async def test_an_answer_that_states_nothing_its_sources_say_falls_back_to_the_extract(
+    data_dir: Path, server: ChatCompletionsServer
+) -> None:
+    """SmolLM2-135M wrote the source list back, or a figure no source has, with valid markers."""
+    expected = await _ask_once(data_dir, None)
+    for written in (
+        "Grandparents get 52 weeks [1].",
+        "The source is: [1] Brightfield Energy Employee Handbook (2025-01-15, Leave > Parental leave)",
+    ):
+        server.script = overriding("synthesis", Reply(content=written))
+        result = await _ask_once(data_dir, server)
+        step = _step(result, "synthesis")
+        assert step.path == "deterministic" and step.reason.startswith("invalid output"), step.reason
+        assert result.answer == expected.answer
 
 
 async def test_an_answer_with_no_valid_citation_falls_back_to_the_extract(
