@@ -8,6 +8,8 @@ corpus (ingested with `threadwise ingest examples/corpus` unless `--data-dir` al
 The Slack burst mixes first deliveries with retries (same event id, `X-Slack-Retry-Num`) and the
 `message` twin Slack sends for every @mention (another event id); only first deliveries are turns.
 Bounded in count and time: every figure is taken once all turns are answered or the deadline passed.
+Event-loop lag is the server's own `/metrics` histogram (a 100 ms timer's lateness), its growth
+between the warm-up and the last answer, given as the bucket bound that p50 and p99 fall under.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -190,6 +193,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ]
         connection = aiohttp.TCPConnector(limit=0)
         await _warm_up(url, slack)
+        lag_before = await _loop_lag(url)
         started = time.monotonic()
         async with aiohttp.ClientSession(connector=connection) as session:
             sampling = asyncio.create_task(_sample(server.pid, rss))
@@ -217,6 +221,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             sampling.cancel()
         slack_posts, teams_posts, turned_away, notices = _replies(slack, connector)
         rss_now, rss_peak = _rss_kib(server.pid)
+        lag = _lag_quantiles(lag_before, await _loop_lag(url))
     finally:
         server.terminate()
         await asyncio.wait_for(server.wait(), timeout=120)
@@ -245,6 +250,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "duplicates": sum(n - 1 for n in slack_posts.values() if n > 1)
         + sum(n - 1 for n in teams_posts.values() if n > 1),
         "silent_turns": len(slack_turns - set(slack_posts)) + len(activities) - len(teams_posts),
+        "event_loop_lag_ms": lag,
         "rss_mib": {
             "idle": round(rss_idle / 1024),
             "median_under_load": round(statistics.median(rss) / 1024) if rss else None,
@@ -264,6 +270,33 @@ async def _warm_up(url: str, slack: SlackApiServer) -> None:
         await _post(session, url + "/slack/events", body, slack_signature_headers(SECRET, body))
     await slack.wait_for("chat.postMessage", within=120)
     slack.calls.clear()
+
+
+async def _loop_lag(url: str) -> dict[float, float]:
+    """The server's own `threadwise_event_loop_lag_seconds` histogram: cumulative count per bucket bound."""
+    async with aiohttp.ClientSession() as session, session.get(url + "/metrics") as response:
+        text = await response.text()
+    buckets: dict[float, float] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name == "threadwise_event_loop_lag_seconds":
+            for sample in family.samples:
+                if sample.name.endswith("_bucket"):
+                    buckets[float(sample.labels["le"])] = sample.value
+    return buckets
+
+
+def _lag_quantiles(before: dict[float, float], after: dict[float, float]) -> dict[str, Any]:
+    """Loop lag during the burst (the histogram's growth): samples and the bucket bound of p50/p99, in ms."""
+    grown = sorted((bound, after[bound] - before.get(bound, 0.0)) for bound in after)
+    total = grown[-1][1] if grown else 0.0
+
+    def bound_of(q: float) -> float | None:
+        for bound, count in grown:
+            if total and count >= q * total:
+                return None if bound == float("inf") else round(bound * 1000, 1)
+        return None
+
+    return {"samples": int(total), "p50_at_most": bound_of(0.5), "p99_at_most": bound_of(0.99)}
 
 
 async def _sample(pid: int, into: list[int]) -> None:
