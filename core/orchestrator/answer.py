@@ -30,7 +30,7 @@ from core.text import stem
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
-CITATION_MARK = re.compile(r"\[(\d+)\]")
+CITATION_MARK = synthesis_prompt.MARK
 
 
 class AnswerWriter:

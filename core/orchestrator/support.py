@@ -11,12 +11,12 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from core.calibration import Calibration
 from core.orchestrator.guardrails import REDACTION_MARK
+from core.prompts.synthesis import MARK
 from core.text import initials, key_terms, split_sentences, stems, words
 from core.understanding import answer_kind, holds, is_date_word, measure_words
 from core.understanding.periods import PERIOD_WORDS
@@ -168,7 +168,6 @@ def names_known(text: str, shown: str) -> bool:
     return True
 
 
-_MARK = re.compile(r"\[\d+\]")
 MIN_STATED = 2
 """Content words of a model's answer that its sources' text must carry: a statement, not a heading."""
 
@@ -181,7 +180,7 @@ def states_sources(answer: str, headings: Sequence[str], passages: Sequence[str]
     Without the sources' headings (titles, sections, dates) the answer must name only numbers and
     names the sources have, and say at least `MIN_STATED` content words of their text.
     """
-    body = _MARK.sub(" ", answer)
+    body = MARK.sub(" ", answer)
     for heading in sorted({h for h in headings if h}, key=len, reverse=True):
         body = body.replace(heading, " ")
     text = " ".join(passages)
