@@ -10,7 +10,7 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
 from core.orchestrator.steering import Steering, Vocabulary, steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
-from core.orchestrator.support import TOP_PASSAGES, passages_support, support_score
+from core.orchestrator.support import TOP_PASSAGES, content_terms, found_terms, passages_support, support_score
 from core.ports import DocumentRegistry, Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
 from core.understanding.abbreviations import spelled_out
@@ -132,7 +132,7 @@ class Planner:
             choice, step = await self._llm.run(
                 "route",
                 messages,
-                lambda text: route_prompt.parse(text, offered),
+                lambda text: overriding(route_prompt.parse(text, offered), route, intake.normalized_query),
                 strict=True,
                 schema=route_prompt.RouteChoice.model_json_schema(),
             )
@@ -190,6 +190,25 @@ def spelled_names(steering: Steering, abbreviations: dict[str, str]) -> Steering
         for n in steering.names
     ]
     return steering.model_copy(update={"names": names})
+
+
+def overriding(choice: route_prompt.RouteChoice, rule: RouteDecision, question: str) -> route_prompt.RouteChoice:
+    """The model's route, when it keeps the rule-based one or says why this question needs another
+    (general case: a model's claim is checked where it can be — a weak model overrides the router
+    by habit, with a reason such as "no" or "better" that names nothing of the question).
+
+    An override stands when its reason carries a content word of the question; otherwise it is
+    invalid output (`ValueError`) and the rule-based route runs.
+    """
+    if choice.route == rule.route:
+        return choice
+    terms = content_terms(question)
+    if terms and not found_terms(terms, choice.reason):
+        asked = ", ".join(terms)
+        raise ValueError(
+            f"chose {choice.route} over {rule.route} for a reason naming none of {asked}: {choice.reason!r}"
+        )
+    return choice
 
 
 def _rule_route(
