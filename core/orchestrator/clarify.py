@@ -5,8 +5,18 @@ from __future__ import annotations
 from core.contracts import LlmStep, OrchestrationResult
 from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
+from core.orchestrator.support import names_known
 from core.orchestrator.tables import format_number
 from core.prompts import clarification as clarification_prompt
+
+
+def rewords(reply: str, shown: str) -> str:
+    """A model's rewording of a clarification that adds no fact, or `ValueError` (general case: a
+    model's output states only what it was shown, as answers and summaries must — SmolLM2-135M gave
+    the year choices invented counts, "2025 (160), 2025 (180)")."""
+    if not names_known(reply, shown):
+        raise ValueError("the reply names a number or name that the draft reply and the question lack")
+    return reply
 
 
 class Clarifier:
@@ -32,8 +42,9 @@ class Clarifier:
             attempts=attempts,
             draft=result.answer,
         )
+        shown = f"{result.plan.original_query}\n{result.answer}"
         text, step = await self._llm.run(
-            "clarification", messages, lambda reply: clarification_prompt.parse(reply, required)
+            "clarification", messages, lambda reply: rewords(clarification_prompt.parse(reply, required), shown)
         )
         if text is None:
             return result, [step]

@@ -241,7 +241,7 @@ async def test_server_errors_are_retried_then_fall_back(data_dir: Path, server: 
     assert all(s.reason.startswith("skipped") for s in result.llm_steps[1:])
 
 
-async def test_an_overflow_clarification_is_worded_by_the_model_only_when_it_keeps_the_choices(
+async def test_an_overflow_clarification_is_worded_by_the_model_only_when_it_keeps_the_choices_and_adds_nothing(
     data_dir: Path, server: ChatCompletionsServer
 ) -> None:
     worded: list[str] = []
@@ -253,18 +253,22 @@ async def test_an_overflow_clarification_is_worded_by_the_model_only_when_it_kee
         worded.append(draft)
         if len(worded) == 1:
             return Reply(content="There are too many receipts. Which one do you mean?")
+        if len(worded) == 2:  # the choices kept, and counts added that the draft does not have
+            return Reply(content="I found 420 receipts. Which year? 2021 (86), 2025 (160), 2025 (180)? " + draft)
         return Reply(content="I found 420 receipts, more than fit here. " + draft.split(". ", 1)[1])
 
     server.script = script
     app = await _app(data_dir, server)
     try:
         dropped = await _ask(app, "List all receipts")
+        added = await _ask(app, "List all receipts")
         kept = await _ask(app, "List all receipts")
     finally:
         await app.close()
     assert dropped.kind == "clarification" and dropped.answer == worded[0]
     step = _step(dropped, "clarification")
     assert step.path == "deterministic" and "drops the choices" in step.reason
+    assert added.answer == worded[1] and "a number or name" in _step(added, "clarification").reason
     assert kept.answer.startswith("I found 420 receipts, more than fit here.") and "2024" in kept.answer
     assert _paths(kept)["clarification"] == "llm"
 
