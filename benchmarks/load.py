@@ -20,6 +20,7 @@ import json
 import os
 import platform
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -155,6 +156,19 @@ def _replies(slack: SlackApiServer, connector: BotConnectorServer) -> tuple[Coun
     return slack_final, teams_final, turned_away, notices
 
 
+async def _profile(pid: int, output: str) -> asyncio.subprocess.Process:
+    """py-spy recording the server (all threads, idle ones too) until interrupted, as speedscope JSON."""
+    command = ["py-spy", "record", "--pid", str(pid), "--rate", "500", "--threads", "--idle"]
+    recorder = await asyncio.create_subprocess_exec(
+        *command, "--format", "speedscope", "--output", output, stdout=asyncio.subprocess.PIPE
+    )
+    assert recorder.stdout is not None
+    while b"Sampling process" not in (line := await recorder.stdout.readline()):  # attached
+        if not line:
+            raise SystemExit(f"py-spy could not attach to the server (pid {pid})")
+    return recorder
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(15)
     data = Path(args.data_dir or tempfile.mkdtemp(prefix="threadwise-load-"))
@@ -197,6 +211,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         async with aiohttp.ClientSession(connector=connection) as session:
             sampling = asyncio.create_task(_sample(server.pid, rss))
+            profiler = await _profile(server.pid, args.profile) if args.profile else None
             slack_acks, teams_acks = await asyncio.gather(
                 asyncio.gather(
                     *(
@@ -211,6 +226,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     )
                 ),
             )
+            if profiler is not None:  # the acks only: the burst's arrival, not the answers after it
+                profiler.send_signal(signal.SIGINT)
+                await profiler.wait()
             expected = len(slack_turns) + len(activities)
             while time.monotonic() - started < args.deadline:
                 slack_posts, teams_posts, _, _ = _replies(slack, connector)
@@ -314,6 +332,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.0, help="Slack deliveries per second (0: all at once)")
     parser.add_argument("--queue-size", type=int, help="THREADWISE_TURN_QUEUE_SIZE (default: the product's)")
     parser.add_argument("--rate-limit", type=int, default=0, help="THREADWISE_RATE_LIMIT_PER_MINUTE (0: off)")
+    parser.add_argument("--profile", help="record the server with py-spy (on PATH) during the acks, to this file")
     parser.add_argument("--data-dir", help="a data directory with the sample corpus already ingested")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 
