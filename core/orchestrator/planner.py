@@ -197,8 +197,8 @@ def overriding(choice: route_prompt.RouteChoice, rule: RouteDecision, question: 
     (general case: a model's claim is checked where it can be — a weak model overrides the router
     by habit, with a reason such as "no" or "better" that names nothing of the question).
 
-    An override stands when its reason carries a content word of the question; otherwise it is
-    invalid output (`ValueError`) and the rule-based route runs.
+    An override stands when its reason carries a content word of the question (or the question has
+    none to carry); otherwise it is invalid output (`ValueError`) and the rule-based route runs.
     """
     if choice.route == rule.route:
         return choice
