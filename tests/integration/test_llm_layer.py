@@ -10,7 +10,6 @@ import datetime as dt
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +42,6 @@ async def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     finally:
         await app.close()
     return folder
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ChatCompletionsServer]:
-    chat = await ChatCompletionsServer().start()
-    yield chat
-    await chat.stop()
 
 
 async def _app(data_dir: Path, server: ChatCompletionsServer | None = None, **llm: Any) -> App:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +35,6 @@ async def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     finally:
         await app.close()
     return folder
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ChatCompletionsServer]:
-    chat = await ChatCompletionsServer().start()
-    yield chat
-    await chat.stop()
 
 
 async def _ask(data_dir: Path, server: ChatCompletionsServer | None, reason: str) -> OrchestrationResult:

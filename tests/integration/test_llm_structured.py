@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-
-import pytest
 
 from adapters.llm.factory import build_chat_models
 from core.llm.gateway import LlmGateway, response_format
@@ -14,13 +11,6 @@ from core.prompts import route as route_prompt
 from tests.llm_server import ChatCompletionsServer, ChatRequest, Reply
 
 MESSAGES = [("system", "You are a document assistant."), ("human", "Question: hotel limit?")]
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ChatCompletionsServer]:
-    chat = await ChatCompletionsServer().start()
-    yield chat
-    await chat.stop()
 
 
 async def test_a_json_step_sends_its_schema_and_a_prose_reply_still_falls_back(server: ChatCompletionsServer) -> None:
