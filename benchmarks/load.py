@@ -20,6 +20,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -334,7 +335,10 @@ def main() -> None:
     parser.add_argument("--rate-limit", type=int, default=0, help="THREADWISE_RATE_LIMIT_PER_MINUTE (0: off)")
     parser.add_argument("--profile", help="record the server with py-spy (on PATH) during the acks, to this file")
     parser.add_argument("--data-dir", help="a data directory with the sample corpus already ingested")
-    print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
+    args = parser.parse_args()
+    if args.profile and shutil.which("py-spy") is None:
+        parser.error("--profile needs py-spy on PATH (pip install py-spy)")
+    print(json.dumps(asyncio.run(run(args)), indent=2))
 
 
 if __name__ == "__main__":
