@@ -7,7 +7,7 @@ import re
 from pydantic import Field
 
 from core.contracts import Contract, IntakeResult, SearchFilters
-from core.knowledge import AggregateFunction, AnnotationQuery, NumericFilter
+from core.knowledge import AggregateFunction, AnnotationKind, AnnotationQuery, NumericFilter
 from core.orchestrator.support import content_terms
 from core.ports import Embedder, SearchBackend
 from core.text import STOPWORDS, normalize_label, stem
@@ -109,13 +109,18 @@ class StructuredPlanner:
         numeric_labels = {normalize_label(f.label) for f in numeric if f.label}
         labels = [label for label in labels if normalize_label(label) not in numeric_labels]
         function, group_by = aggregate_of(intake.normalized_query)
+        if group_by and group_by != "year" and not await self._is_field(group_by, filters):
+            notes.append(f"“{group_by}” is no field to group by")
+            group_by = None
         aggregate_field = None
         if function and function != "count":
             numeric_labels_found = [label for label in labels if await self._has_numbers(label, filters)]
             aggregate_field = numeric_labels_found[0] if numeric_labels_found else await self._money_field(filters)
         named_fields = list(labels)
         # An aggregate counts rows; naming fields only narrows them to rows that have the field.
-        query = AnnotationQuery(labels=[] if function else labels, numeric=numeric, text=text)
+        query = AnnotationQuery(
+            labels=[] if function else labels, numeric=numeric, text=text, kind=counted_kind(function)
+        )
         return StructuredQuery(
             query=query,
             function=function,
@@ -137,6 +142,12 @@ class StructuredPlanner:
                 return wanted
         return NumericFilter(label=label, operator=operator, value=value, unit=unit)
 
+    async def _is_field(self, word: str, filters: SearchFilters) -> bool:
+        """True when `word` is one of the annotations' field labels ("per depot"), not any word
+        that follows "per" or "by" ("per its strategic plan")."""
+        _, matched = await self._count(AnnotationQuery(labels=[word]), filters)
+        return any(_lexically(word, label) for label in matched)
+
     async def _has_numbers(self, label: str, filters: SearchFilters) -> bool:
         anything = NumericFilter(label=label, operator=">=", value=-1e18)
         return (await self._count(AnnotationQuery(numeric=[anything]), filters))[0] > 0
@@ -153,6 +164,17 @@ def _lexically(term: str, label: str) -> bool:
     """The term is one of the label's words ("weight" in "weight kg"), not just letters inside one."""
     target = normalize_label(term)
     return target == label or stem(target) in {stem(word) for word in label.split()}
+
+
+def counted_kind(function: AggregateFunction | None) -> AnnotationKind | None:
+    """What a count counts: records (a table's rows), never facts.
+
+    General case: facts are a text's "label: value" lines, so counting those that mention a word
+    counts sentences — "how many employees does the agency have" is not the number of lines that
+    say "employees", but a figure the text states. "How many tire receipts" counts the rows of a
+    receipts table.
+    """
+    return "row" if function == "count" else None
 
 
 def aggregate_of(text: str) -> tuple[AggregateFunction | None, str | None]:
