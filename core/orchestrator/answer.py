@@ -80,7 +80,9 @@ class AnswerWriter:
         contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
         cosines = await self._embedder.similarity(question, contextual)
         ranked = extractive.rank(question, found, contextual, cosines)
-        chosen, also = extractive.choose(ranked, dict(zip(found, cosines, strict=True)), self._calibration)
+        meaning = dict(zip(found, cosines, strict=True))
+        chosen, also = extractive.choose(ranked, meaning, self._calibration)
+        chosen = extractive.of_the_kind(question, ranked, chosen, meaning, self._calibration.medium)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

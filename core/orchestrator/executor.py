@@ -15,11 +15,13 @@ from core.orchestrator.evidence import (
     supporting,
     versions_of_years,
 )
+from core.orchestrator.people import as_evidence, holding_roles, role_terms
 from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, name_forms, passages_support
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
+from core.understanding import answer_kind
 
 RECENCY_BOOST = 0.3
 
@@ -166,8 +168,10 @@ class Executor:
             vector = await self._embedder.embed([state.hyde or query])
         if route == "long_text":
             found = await self._tools.long_text(query, vector, filters, limit, round_id, boost)
-            return await self._measured(found, query) if state.hyde else found
+            found = await self._measured(found, query) if state.hyde else found
+            return await self._with_people(state, filters, found)
         text = await self._tools.text(route, query, vector, filters, limit, round_id, boost)
+        text = await self._with_people(state, filters, text)
         if state.hyde:
             text = await self._measured(text, query)
         named = state.structured is not None and (state.structured.named_fields or state.structured.query.numeric)
@@ -184,6 +188,26 @@ class Executor:
                 text.report.tool = "annotations_search + search_hybrid"
                 text.report.matches += rows.total
         return text
+
+    async def _with_people(self, state: GraphState, filters: SearchFilters, result: RoundResult) -> RoundResult:
+        """For a question asking for a person, the "Name: Role" facts of the role it asks for join the
+        passages, measured against the question (`core.orchestrator.people`)."""
+        assert state.plan is not None
+        question = state.plan.original_query
+        roles = role_terms(question, state.steering.resolved) if answer_kind(question) == "person" else []
+        if not roles:
+            return result
+        facts = holding_roles(await self._tools.facts(filters), roles)
+        known = {e.chunk_id for e in result.evidence}
+        extra = as_evidence(facts, result.report.round_id, question, known)
+        if extra:
+            # A fact says whose role it is through its document's title, as a sentence does in an answer.
+            scores = await self._embedder.similarity(question, [f"{e.title}: {e.text}" for e in extra])
+            measured = [
+                e.model_copy(update={"relevance": max(0.0, min(1.0, s))}) for e, s in zip(extra, scores, strict=True)
+            ]
+            result.evidence = sorted(measured + result.evidence, key=lambda e: -e.relevance)
+        return result
 
     async def _recent(self, state: GraphState, filters: SearchFilters, round_id: int) -> RoundResult:
         """Passages of the newest documents, whatever the route: summaries would pass over a short one."""

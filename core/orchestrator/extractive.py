@@ -33,14 +33,17 @@ MAX_ALSO_CITED = 2
 
 
 def candidates(evidence: Sequence[Evidence], question: str) -> list[Candidate]:
-    """Every readable sentence of the evidence, once per passage: sentences of a few words, and the
-    form fields whose label the question names, however short."""
+    """Every readable sentence of the evidence, once per passage: sentences of a few words, the form
+    fields whose label the question names, and facts given as evidence ("Pete Buttigieg: Secretary"),
+    however short."""
     terms = content_terms(question)
     return [
         (index, clean)
         for index, item in enumerate(evidence)
         for sentence in dict.fromkeys(split_sentences(item.text))
-        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS or asked_field(clean, terms)
+        if len(words(clean := readable(sentence))) >= MIN_SENTENCE_WORDS
+        or asked_field(clean, terms)
+        or item.kind == "fact"
     ]
 
 
@@ -94,6 +97,26 @@ def choose(
     if len(chosen) < MIN_SENTENCES and fresh and meaning[fresh[0]] >= calibration.medium:
         chosen.append(fresh[0])
     return chosen, also
+
+
+def of_the_kind(
+    question: str,
+    ranked: Sequence[tuple[float, Candidate]],
+    chosen: list[Candidate],
+    meaning: dict[Candidate, float],
+    floor: float,
+) -> list[Candidate]:
+    """The chosen sentences, and when none holds the kind of answer asked for (a person for "who"),
+    the best-ranked one that does, if it is relevant in meaning (at least `floor`).
+
+    General case: the sentences nearest in meaning to "who signed the message?" are the message's
+    own; the answer is the one that names the signer."""
+    kind = answer_kind(question)
+    common = frozenset(w for _, (_, sentence) in ranked for w in words(sentence) if w.islower())
+    if kind is None or any(holds(s, kind, common) for _, s in chosen):
+        return chosen
+    holding = [c for _, c in ranked if c not in chosen and holds(c[1], kind, common) and meaning[c] >= floor]
+    return chosen + holding[:1]
 
 
 def compose(

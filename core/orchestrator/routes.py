@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from core.contracts import Evidence, RetrievalRound, RouteName, SearchFilters, TableResult
-from core.knowledge import Annotation, SearchHit
+from core.knowledge import Annotation, AnnotationQuery, SearchHit
 from core.orchestrator.structured import StructuredQuery
 from core.orchestrator.tables import aggregate_table, annotation_table, narrowing_choices
 from core.ports import Embedder, Embeddings, SearchBackend
@@ -144,6 +144,11 @@ class RouteTools:
             evidence=hits_to_evidence(hits, round_id, query, "summary"),
             report=_report(round_id, "long_text", tool, query, inside, len(hits), f"top {limit}", started),
         )
+
+    async def facts(self, filters: SearchFilters) -> list[Annotation]:
+        """Every "label: value" fact within the filters."""
+        found = await self._backend.annotations_search(AnnotationQuery(kind="fact"), filters, ALL_ROWS, None)
+        return found.annotations
 
     async def structured(
         self,

@@ -98,15 +98,16 @@ def answer_kind(question: str) -> AnswerKind | None:
 def holds(sentence: str, kind: AnswerKind | None, common: frozenset[str] = frozenset()) -> bool:
     """True when `sentence` contains an answer of `kind` (a name, a figure, a date, a reason).
 
-    `common`: words the surrounding text writes in lower case. A name that leads a line is a
-    person's only when neither of its words is one of them: "Given Name:" and "Contributing
-    Programs:" lead fields too, and the text writes "name" and "programs" elsewhere; it never
-    writes "gina" or "raimondo" (the test `core.ingest.facets` applies to a document's names)."""
+    `common`: words the surrounding text writes in lower case. Two capitalised words are a person's
+    name only when neither is one of them: "Given Name:" and "Contributing Programs:" lead fields,
+    "became Acting Director" is a title, and the text writes "name", "programs" and "director"
+    elsewhere; it never writes "gina" or "raimondo" (the test `core.ingest.facets` applies to a
+    document's names)."""
     if kind is None:
         return False
     if kind == "person":
-        leading = [(a, b) for a, b in _LEADING_NAME.findall(sentence) if not {a.lower(), b.lower()} & common]
-        pairs = _NAME_PAIR.findall(sentence) + leading
+        pairs = [(a, b) for a, b in _NAME_PAIR.findall(sentence) + _LEADING_NAME.findall(sentence)]
+        pairs = [(a, b) for a, b in pairs if not {a.lower(), b.lower()} & common]
         return bool(_PERSON.search(sentence)) or any(not {a.lower(), b.lower()} & _NOT_NAMES for a, b in pairs)
     if kind == "date":
         return bool(_DATE.search(sentence))
