@@ -1,12 +1,11 @@
 """People the documents name with their role, as evidence for questions asking for a person.
 
 General case: "Who is the HHS Secretary?" or "Which director signed the report?" is answered by a
-"Name: Role" fact — a stakeholder list, a signature line "Gina Raimondo : U.S. Secretary of
-Commerce" — that text search ranks low: a few words
-among pages that mention the role. A fact answers when its label is a person's name and its value,
-a short role, carries a word of the question beyond the names it steers by (the role asked for, not
-the agency). It then competes with the passages on relevance to the question like any evidence.
-"""
+"Name: Role" fact (a stakeholder list, a signature line "Gina Raimondo : U.S. Secretary of
+Commerce") that text search ranks low: a few words among pages that mention the role. A fact
+answers when its label is a person's name and its value, a short role, carries a word of the
+question beyond the names the documents resolved (the role asked for, not the agency). It then
+competes with the passages on relevance to the question like any evidence."""
 
 from __future__ import annotations
 
