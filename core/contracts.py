@@ -272,6 +272,7 @@ class Reading(Contract):
     intent: Intent
     answer_kind: str | None = None  # "person", "date", "number", … (None: a description)
     names: list[str] = Field(default_factory=list)  # "OPM → 9 documents", "FY 2018 → 1 document"
+    mentions: list[str] = Field(default_factory=list)  # how the question wrote those names ("DOL")
     documents: list[str] | None = None  # the documents those names and periods chose
     not_covered: str | None = None  # a period asked that the documents named do not cover
     constraints: list[str] = Field(default_factory=list)  # "price <= 50 EUR"

@@ -1,4 +1,4 @@
-"""Conversations: commands, follow-ups that refine the last question, and the thread's memory."""
+"""Conversations: commands, follow-ups that refine or vary the last question, and the thread's memory."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from core.contracts import OrchestrationResult
+from core.orchestrator.followups import follow_up
 from core.records import ConversationState, PendingClarification, ThreadMemory
 from core.text import STOPWORDS, split_sentences, words
 from core.understanding import DATE_PHRASE, is_date_word
@@ -51,6 +52,10 @@ def prepare(text: str, state: ConversationState, user: str, now: dt.datetime, is
     if command:
         return Prepared(command=command, question=text, refined=False, reset=reset)
     recent = memory.asked_at is not None and now - memory.asked_at <= RESUME_WINDOW
+    if memory.last_question and memory.last_user == user and recent and not _offered(text, memory.pending):
+        written = follow_up(text, memory.last_question, memory.entities)
+        if written is not None:
+            return Prepared(command=None, question=written, refined=True, reset=reset)
     if memory.last_question and memory.last_user == user and recent and _constraint_only(text, memory.pending):
         base = memory.last_question
         if any(is_date_word(w) for w in words(text)):
@@ -60,10 +65,16 @@ def prepare(text: str, state: ConversationState, user: str, now: dt.datetime, is
     return Prepared(command=None, question=text, refined=False, reset=reset)
 
 
+def _offered(text: str, pending: PendingClarification | None) -> bool:
+    """True when the message is one of the choices the bot's clarifying question offered."""
+    stripped = text.strip().rstrip("?.!").strip()
+    return pending is not None and any(choice.lower() == stripped.lower() for choice in pending.choices)
+
+
 def _constraint_only(text: str, pending: PendingClarification | None) -> bool:
     """ "only 2024", "2024", "ACME", "just Leipzig", a choice the bot offered."""
     stripped = text.strip().rstrip("?.!").strip()
-    if pending and any(choice.lower() == stripped.lower() for choice in pending.choices):
+    if _offered(text, pending):
         return True
     tokens = [w for w in words(stripped) if w.lower() not in STOPWORDS]
     if not 1 <= len(tokens) <= 3:
@@ -94,6 +105,7 @@ def remember(
             last_question=question,
             last_user=user,
             last_intent=result.route.intent,
+            entities=result.reading.mentions if result.reading is not None else [],
             date_start=result.plan.date_start.isoformat() if result.plan.date_start else None,
             date_end=result.plan.date_end.isoformat() if result.plan.date_end else None,
             result_set_id=table.result_set_id if table else None,

@@ -107,6 +107,7 @@ def _reading(state: GraphState) -> Reading | None:
         intent=intake.intent,
         answer_kind=answer_kind(intake.normalized_query),
         names=state.steering.resolved or [n.text for n in state.steering.names],
+        mentions=state.steering.mentions,
         documents=state.steering.doc_ids,
         not_covered=state.steering.missing,
         constraints=[c.text for c in intake.signals.numbers],

@@ -63,6 +63,7 @@ class Steering(Contract):
     doc_ids: list[str] | None = None
     titled: list[str] = Field(default_factory=list)
     resolved: list[str] = Field(default_factory=list)  # "OPM → 9 documents", "FY 2018 → 1 document"
+    mentions: list[str] = Field(default_factory=list)  # the question's own words for those names ("DOL")
     missing: str | None = None  # a period asked that none of the named documents covers, and what they cover
     period_resolved: bool = False  # the period asked was found by the documents' own labels, not by dates
     by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
@@ -370,11 +371,13 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     known = {form for _, _, f in spans for form in _forms_of(f, vocabulary)}
     # A period resolved by label is met by the documents chosen; it is not a phrase their text must repeat.
     rest = [n for n in names if n.text.lower() not in known and not (n.period and period_resolved)]
+    tokens = _tokens(question)
     return Steering(
         names=[*entities, *rest],
         doc_ids=sorted(doc_ids) or None,
         titled=[n.text for n in entities],
         resolved=resolved,
+        mentions=list(dict.fromkeys(" ".join(tokens[start:end]) for start, end, _ in spans)),
         missing=missing,
         period_resolved=period_resolved,
         by_facets=bool(doc_ids),
