@@ -136,3 +136,43 @@ async def test_a_name_only_mentioned_in_passing_is_not_answered_from_other_docum
     assert "1,377" not in result.answer
     assert result.kind == "uncertainty" or "NTL" in result.answer
     assert result.assessment is not None and result.assessment.names_cited is not None
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "file", "figure"),
+    [
+        ("What was Orchard's gross margin in Q3 2022?", "and in Q4 2022?", "2022 Q4 ORCH.pdf", "42.3"),
+        ("What was Orchard's gross margin in Q3 2022?", "same question for Bramble", "2022 Q3 BRMX.pdf", "27.1"),
+        ("What was Bramble's gross margin in Q3 2022?", "ok, and the quarter after that?", "2022 Q4 BRMX.pdf", "25.8"),
+        (
+            "How many widget models did OWS certify in FY 2019?",
+            "and the year after that?",
+            "2020-annual-performance-report.pdf",
+            "1,377",
+        ),
+        (
+            "How many widget models did OWS certify in FY 2020?",
+            "What about FY19?",
+            "2019-annual-performance-report.pdf",
+            "1,204",
+        ),
+    ],
+)
+async def test_a_follow_up_in_the_thread_names_only_what_changes(
+    app: App, first: str, follow_up: str, file: str, figure: str
+) -> None:
+    thread = f"thread-{first}-{follow_up}"
+    await ask(app, first, now=NOW, thread=thread)
+    result = await ask(app, follow_up, now=NOW, thread=thread)
+    assert result.kind == "answer", result.answer
+    records = {r.doc_id: Path(r.source_path).name for r in await app.storage.registry.list_documents()}
+    assert {records[c.doc_id] for c in result.citations} == {file}
+    assert figure in result.answer
+
+
+async def test_a_follow_up_to_a_period_no_document_has_says_which_exist(app: App) -> None:
+    thread = "thread-ows-2022-before"
+    await ask(app, "How many widget models did OWS certify in FY 2022?", now=NOW, thread=thread)
+    result = await ask(app, "and the year before?", now=NOW, thread=thread)
+    assert result.kind == "uncertainty" and not result.citations
+    assert "FY 2021" in result.answer and "Fiscal Year 2022" in result.answer

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from core.contracts import TableResult, Turn
+from core.contracts import Reading, TableResult, Turn
 from core.orchestrator.commands import command_result
 from core.orchestrator.conversation import match_command, prepare, remember
 from core.records import ConversationKey, ConversationState, PendingClarification, ThreadMemory
@@ -68,6 +68,16 @@ def test_a_new_date_replaces_the_old_one() -> None:
     assert "2024" not in prepared.question and "2023" in prepared.question
 
 
+def test_a_follow_up_replaces_the_names_the_last_question_used() -> None:
+    memory = state(last_question="What was Orchard's gross margin in Q3 2022?", entities=["Orchard"])
+    prepared = prepare("same question for Bramble", memory, "U1", NOW, False)
+    assert prepared.refined and prepared.question == "What was Bramble's gross margin in Q3 2022?"
+    # Without the names the last turn resolved, the message is a question of its own.
+    assert not prepare("same question for Bramble", state(entities=[]), "U1", NOW, False).refined
+    # Another person's message in the thread is theirs.
+    assert not prepare("same question for Bramble", memory, "U2", NOW, False).refined
+
+
 def test_a_direct_message_thread_resets_after_30_minutes_of_silence() -> None:
     quiet = state().model_copy(update={"updated_at": NOW - dt.timedelta(minutes=31)})
     assert prepare("only 2024", quiet, "U1", NOW, True).reset
@@ -97,6 +107,8 @@ async def test_remember_keeps_the_result_set_and_a_bounded_summary() -> None:
     assert conversation.memory.last_question == "question number 199 about hotels"
     memory = conversation.memory
     assert (memory.result_set_id, memory.result_offset, memory.result_total) == ("rs-9", 20, 57)
+    read = result.model_copy(update={"reading": Reading(intent="numeric_lookup", mentions=["Orchard", "Q3"])})
+    assert remember(conversation, "q", "U1", read, NOW, lambda t: [1] * len(t)).memory.entities == ["Orchard", "Q3"]
 
 
 async def test_new_topic_through_the_service_forgets_the_thread() -> None:

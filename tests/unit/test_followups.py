@@ -1,0 +1,81 @@
+"""Follow-ups that say only what changes, written out from the thread's last question."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.orchestrator.followups import follow_up, periods, shifted
+
+FY18 = "How many retirement claims did OPM process in FY 2018?"
+DOL = "Who is listed as Secretary of Labor in DOL's FY 2022-2026 strategic plan?"
+ORCHARD = "What was Orchard's gross margin in Q1 2023?"
+MARCH = "What did the Fed decide at its March 2023 meeting?"
+
+
+@pytest.mark.parametrize(
+    ("text", "last", "mentioned", "question"),
+    [
+        # another period replaces the last one's
+        ("and in FY17?", FY18, ["OPM"], "How many retirement claims did OPM process in FY17?"),
+        ("What about the FY 2020 one?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2020?"),
+        # a period counted from the last one
+        ("ok, and the year after that?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2019?"),
+        ("a year earlier?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2017?"),
+        ("and the previous quarter?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q4 2022?"),
+        ("the quarter after that?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q2 2023?"),
+        ("Previous year?", "What was the hotel limit in 2022?", [], "What was the hotel limit in 2021?"),
+        # another name replaces the names the last question used; a plan's years stay its own
+        (
+            "Same question for the HHS plan.",
+            DOL,
+            ["DOL"],
+            "Who is listed as Secretary of Labor in HHS's FY 2022-2026 strategic plan?",
+        ),
+        ("and for Bramble?", ORCHARD, ["Orchard"], "What was Bramble's gross margin in Q1 2023?"),
+        ("thanks! what about Contoso?", ORCHARD, ["Orchard"], "What was Contoso's gross margin in Q1 2023?"),
+        # a question of its own that points back at the last period reads that period
+        (
+            "and what was the staff's economic forecast at that meeting?",
+            MARCH,
+            [],
+            "what was the staff's economic forecast at that meeting? (March 2023)",
+        ),
+    ],
+)
+def test_a_follow_up_is_the_last_question_with_what_changed(
+    text: str, last: str, mentioned: list[str], question: str
+) -> None:
+    assert follow_up(text, last, mentioned) == question
+
+
+@pytest.mark.parametrize(
+    ("text", "last", "mentioned"),
+    [
+        ("What are the core hours?", ORCHARD, ["Orchard"]),  # a new question
+        ("What is the budget this year?", ORCHARD, ["Orchard"]),  # "this year" is today's, not the thread's
+        ("Who signed the FY 2019 report at that time?", FY18, ["OPM"]),  # names its own period
+        ("thanks", ORCHARD, ["Orchard"]),
+        ("and the year after that?", "List all receipts", []),  # nothing to count from
+        ("what about Contoso?", ORCHARD, []),  # no name of the last question is known to replace
+        ("and at the next meeting after that?", MARCH, []),  # a meeting is no unit to count in
+        ("the year before I joined?", FY18, ["OPM"]),  # more than a counted period
+    ],
+)
+def test_other_messages_are_not_rewritten(text: str, last: str, mentioned: list[str]) -> None:
+    assert follow_up(text, last, mentioned) is None
+
+
+def test_periods_are_read_longest_first_and_shift_by_their_own_unit() -> None:
+    found = periods("In FY 2016 and Q3 2022, March 2023, 2019, and the 2022-2026 plan")
+    assert [(p.kind, p.year, p.part) for p in found] == [
+        ("fiscal", 2016, 0),
+        ("quarter", 2022, 3),
+        ("month", 2023, 0),
+        ("year", 2019, 0),
+    ]
+    fiscal, quarter, month, year = found
+    assert shifted(fiscal, "year", 1) == "FY 2017"
+    assert shifted(quarter, "quarter", 2) == "Q1 2023"
+    assert shifted(quarter, "year", -1) == "Q3 2021"
+    assert shifted(month, "year", 1) == "March 2024"
+    assert shifted(year, "quarter", 1) is None
