@@ -14,10 +14,10 @@ from core.orchestrator.steering import Name
 from core.orchestrator.support import (
     asked_signals,
     checked_missing,
-    content_terms,
     found_terms,
     mentions,
     name_forms,
+    required_terms,
     states_sources,
     support_score,
     term_share,
@@ -128,7 +128,8 @@ class AnswerWriter:
             body += "\n" + "\n".join(" ".join(row) for row in state.table.rows[:5])
         original, revised = state.plan.original_query, state.plan.revised_query
         cosines = await self._embedder.similarity_alone(body, [original, revised])
-        terms_original, terms_revised = content_terms(original), content_terms(revised)
+        terms_original = required_terms(original, cited_text)
+        terms_revised = required_terms(revised, cited_text, original)
         dates = [e.date for e in state.evidence if e.chunk_id in cited]
         signals = asked_signals(original, body, dates, (state.plan.date_start, state.plan.date_end))
         forms = name_forms(state.steering.names)

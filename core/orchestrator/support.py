@@ -19,7 +19,7 @@ from core.orchestrator.guardrails import REDACTION_MARK
 from core.prompts.synthesis import MARK
 from core.text import initials, key_terms, split_sentences, stems, words
 from core.understanding import answer_kind, holds, is_date_word, measure_words
-from core.understanding.periods import PERIOD_WORDS
+from core.understanding.periods import PERIOD_WORDS, occasions
 
 TOP_PASSAGES = 3
 
@@ -37,6 +37,18 @@ def content_terms(question: str) -> list[str]:
         for t in key_terms(REDACTION_MARK.sub(" ", question))
         if t not in asking and not t.replace(".", "").isdigit() and not is_date_word(t) and t not in PERIOD_WORDS
     ]
+
+
+def required_terms(question: str, text: str, asked: str | None = None) -> list[str]:
+    """The content terms of `question` to measure `text` by: the occasion a date names ("meeting" in
+    "at the July 2023 meeting") counts when the text writes it and is not required when it does not
+    (the date window chose that meeting's documents; they need not repeat the word, no more than the
+    date). `asked`: the question as the person wrote it, when `question` is a rewording of it that
+    lost its prepositions."""
+    occasion = occasions(asked or question)
+    terms = content_terms(question)
+    written = found_terms([t for t in terms if t in occasion], text)
+    return [t for t in terms if t not in occasion or t in written]
 
 
 Forms = Mapping[str, Sequence[str]]
@@ -118,7 +130,8 @@ def passages_support(
     """The support measure of the top passages (title, section and text) before an answer exists."""
     if not passages:
         return 0.0
-    share = term_share(content_terms(question), " ".join(passages[:TOP_PASSAGES]), signals, forms)
+    text = " ".join(passages[:TOP_PASSAGES])
+    share = term_share(required_terms(question, text), text, signals, forms)
     return support_score(share, calibration.calibrated(best_cosine))
 
 

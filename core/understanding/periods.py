@@ -63,6 +63,31 @@ PERIOD_WORDS = frozenset({"fiscal", "year", "years", "fy", "fys", "quarter", "qu
 """The words the period patterns above are made of: they name when, never what or whom."""
 
 
+_DATED = (
+    rf"(?:fiscal(?:\s+years?)?|FYs?)\s*'?(?:{YEAR}|\d{{2}})(?:\s*[-\u2013]\s*(?:FY\s*)?(?:{YEAR}|\d{{2}}))?"
+    rf"|Q[1-4]\s*[/-]?\s*{YEAR}|{YEAR}\s*[/-]?\s*Q[1-4]"
+    rf"|(?:{MONTH})\.?\s+(?:\d{{1,2}},?\s+)?{YEAR}"
+    rf"|{YEAR}(?:\s*[-\u2013]\s*{YEAR})?"
+)
+_OCCASION = re.compile(
+    rf"\b(?:at|in|from|during|after|before|since|per|for|of|to)\s+(?:the|its|their|this|that|\w+['\u2019]s)\s+"
+    rf"(?:{_DATED})\s+([a-z][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def occasions(question: str) -> set[str]:
+    """Nouns a date picks out as the occasion of the question, lower-cased: "meeting" in "at the July
+    2023 meeting", "filing" in "from Orchard's Q3 2022 filing".
+
+    General case: a noun that a date modifies, after a preposition, names the meeting, report or
+    filing the date window (or the documents' period labels) has chosen; the passages of that
+    document need not repeat it, no more than they repeat the date. The thing asked for is not in such
+    a phrase: without the preposition ("what was the Q3 2022 margin?") the noun is what is asked.
+    """
+    return {m[1].lower() for m in _OCCASION.finditer(question)}
+
+
 def is_period_phrase(text: str) -> bool:
     """True when every word of `text` is a period word ("Fiscal Year", "FY"): an acronym a document
     defines for a period is not a name of whom it is about."""

@@ -7,7 +7,7 @@ import pytest
 from core.calibration import Calibration
 from core.contracts import Evidence
 from core.orchestrator import extractive
-from core.orchestrator.support import content_terms
+from core.orchestrator.support import content_terms, required_terms
 from core.text import split_sentences, words
 from core.understanding import answer_kind, holds
 
@@ -107,6 +107,25 @@ def test_the_measure_a_how_question_asks_for_is_not_a_word_the_source_must_repea
     assert content_terms("How far was the discount rate lowered?") == ["discount", "rate", "lowered"]
     assert content_terms("How long is the warranty?") == ["warranty"]
     assert "long-term" in content_terms("How is long-term debt reported?")  # not a "how long"
+
+
+def test_the_occasion_a_date_names_is_not_a_word_the_source_must_repeat() -> None:
+    statement = "The Committee decided to raise the target range to 5-1/4 to 5-1/2 percent."
+    asked = "What's the target range after the July 2023 meeting?"
+    assert required_terms(asked, statement) == ["target", "range"]
+    # It counts when the text writes it: "at this meeting".
+    assert required_terms(asked, statement + " Voting against at this meeting was no one.") == [
+        "target",
+        "range",
+        "meeting",
+    ]
+    assert required_terms("Who signed the message in Orchard's Q3 2022 filing?", "") == ["signed", "message", "orchard"]
+    assert "plan" not in required_terms("How many staff according to its FY 2022-2026 plan?", "")
+    # A rewording without prepositions is read by the question as written.
+    assert required_terms("target range july 2023 meeting", statement, asked) == ["target", "range"]
+    # Without a preposition the dated noun is what is asked for, not the occasion.
+    assert required_terms("What was the Q3 2022 margin?", "") == ["margin"]
+    assert required_terms("dec 2013 taper: new monthly MBS pace?", "") == ["taper", "monthly", "mbs", "pace"]
 
 
 def test_a_redaction_mark_is_no_word_of_the_question() -> None:
