@@ -12,6 +12,7 @@ from core.orchestrator.support import content_terms
 from core.ports import Embedder, SearchBackend
 from core.text import STOPWORDS, normalize_label, stem
 from core.understanding import is_date_word, usual_field
+from core.understanding.periods import occasions
 
 _AGGREGATES: list[tuple[re.Pattern[str], AggregateFunction]] = [
     (re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I), "count"),
@@ -83,7 +84,14 @@ class StructuredPlanner:
         notes: list[str] = []
         unmatched: list[str] = []
         constraint_words = {w.lower() for n in intake.signals.numbers for w in re.findall(r"[\w$€£%]+", n.text)}
+        occasion = occasions(intake.normalized_query)
         for word in intake.signals.key_terms:
+            if word in occasion:
+                # "At the June 2004 meeting" names which documents, not a field or value asked for
+                # (general case: a table with a "meeting_date" column is no answer to it).
+                notes.append(f"“{word}” is the occasion the date names, not a field")
+                unmatched.append(word)
+                continue
             term = _FIELD_WORDS.get(word, word)
             # Dates belong to the date window, not to field values ("the December 2007 meeting").
             if (
