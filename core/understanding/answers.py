@@ -87,8 +87,22 @@ def measure_words(question: str) -> set[str]:
     return {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
 
 
+# A clause that sets the scene before the question proper: "When they cut to 1 percent in June 2003,
+# did anyone vote against it?" asks who, not when.
+_LEADING_CLAUSE = re.compile(
+    r"^\s*(?:when|after|before|once|while|if|since|as|following)\b[^,?]*,\s*"
+    r"(?=(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were|has|have|had|can|could|will|would)\b)",
+    re.IGNORECASE,
+)
+
+
 def answer_kind(question: str) -> AnswerKind | None:
-    """The kind of answer a question asks for, or None when it asks for an explanation or a list."""
+    """The kind of answer a question asks for, or None when it asks for an explanation or a list.
+
+    Read from the question proper: a leading clause that only sets the scene ("When the Committee
+    adopted the statement in January 2012, did every member vote for it?") asks for nothing.
+    """
+    question = _LEADING_CLAUSE.sub("", question, count=1)
     for pattern, kind in _QUESTION_KINDS:
         if pattern.search(question):
             return kind

@@ -144,3 +144,12 @@ def test_a_name_that_leads_a_field_or_signature_is_a_person_unless_the_text_writ
         assert holds(line, "person", common)
     for line in ("Given Name: Owen", "Contributing Programs: Research Services"):
         assert not holds(line, "person", common)
+
+
+def test_a_leading_clause_that_sets_the_scene_asks_for_nothing() -> None:
+    assert answer_kind("When they cut to 1 percent in June 2003, did anyone vote against it?") is None
+    assert answer_kind("When the FOMC tapered in December 2013, what did MBS purchases drop to?") == "quantity"
+    assert answer_kind("After the June 2001 cut, how much had the rate come down?") == "quantity"
+    assert answer_kind("When the Committee met in March, when did it schedule the next meeting?") == "date"
+    assert answer_kind("When was the bureau established?") == "date"  # no clause: the question itself
+    assert answer_kind("When the plan was set, who signed it?") == "person"
