@@ -12,10 +12,9 @@ message says is a new question.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from core.text import STOPWORDS, words
-from core.understanding.periods import MONTH, PERIOD_CODE, YEAR
+from core.understanding.periods import PERIOD_CODE, is_date_word, period_mentions, shifted
 
 # Acknowledgements that may open a follow-up ("ok, and …", "thanks - what about …").
 _ACK = r"(?:(?:ok(?:ay)?|so|right|thanks|thank\s+you|great|cool|got\s+it|perfect)\b[\s,.!:;-]*)*"
@@ -29,12 +28,6 @@ _MARKER = re.compile(
 )
 # A message that asks a question of its own ("and what was the staff's forecast …").
 _ASKS = re.compile(r"^\s*(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b", re.I)
-# Periods as a question writes them, longest forms first: a fiscal year, a quarter, a month of a
-# year, a year. The year span of a plan's name ("2022-2026") is part of that name, never replaced.
-_FISCAL = re.compile(rf"\b(?:fiscal(?:\s+year)?|FY)\s*'?(?P<y>{YEAR}|\d{{2}})\b(?!\s*[-\u2013]\s*\d)", re.I)
-_QUARTER = re.compile(rf"\bQ(?P<q>[1-4])\s*[/-]?\s*(?P<y>{YEAR})\b|\b(?P<y2>{YEAR})\s*[/-]?\s*Q(?P<q2>[1-4])\b", re.I)
-_MONTH_YEAR = re.compile(rf"\b(?P<m>{MONTH})\.?\s+(?P<y>{YEAR})\b(?!\s*[-\u2013]\s*\d)", re.I)
-_YEAR = re.compile(rf"(?<![-\u2013/\d])\b(?P<y>{YEAR})\b(?!\s*[-\u2013/]\s*\d)")
 # A period counted from the last question's: "the year after that", "the following quarter",
 # "a year earlier", "the previous year".
 _LATER = r"after|later|following|next|subsequent"
@@ -52,61 +45,9 @@ _BACK = re.compile(
     r"|\bthen\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
-
-
 # What may stand beside a counted period in a message that is nothing else: "a year earlier?",
 # "the quarter before that?".
 _BARE = frozenset({"the", "a", "that", "then", "one"})
-
-
-@dataclass(frozen=True)
-class Period:
-    """A period a question writes, where, and what it is."""
-
-    start: int
-    end: int
-    kind: str  # "fiscal", "quarter", "month", "year"
-    year: int
-    part: int = 0  # the quarter (1-4), or the month's name for "month"
-    written: str = ""
-
-
-def periods(text: str) -> list[Period]:
-    """The periods `text` writes, in order, without overlaps (a fiscal year is not also a year)."""
-    found: list[Period] = []
-    for m in _FISCAL.finditer(text):
-        digits = m["y"]
-        year = int(digits) if len(digits) == 4 else (2000 + int(digits) if int(digits) < 50 else 1900 + int(digits))
-        found.append(Period(m.start(), m.end(), "fiscal", year, written=m[0]))
-    for m in _QUARTER.finditer(text):
-        quarter, written_year = (m["q"], m["y"]) if m["q"] else (m["q2"], m["y2"])
-        found.append(Period(m.start(), m.end(), "quarter", int(written_year), int(quarter), m[0]))
-    for m in _MONTH_YEAR.finditer(text):
-        found.append(Period(m.start(), m.end(), "month", int(m["y"]), written=m[0]))
-    for m in _YEAR.finditer(text):
-        found.append(Period(m.start(), m.end(), "year", int(m["y"]), written=m[0]))
-    kept: list[Period] = []
-    for period in sorted(found, key=lambda p: (p.start, p.start - p.end)):
-        if not any(p.start < period.end and period.start < p.end for p in kept):
-            kept.append(period)
-    return kept
-
-
-def shifted(period: Period, unit: str, step: int) -> str | None:
-    """The period `step` units (a year, a quarter) after `period`, written the way it was."""
-    if unit == "year":
-        year = period.year + step
-        if period.kind == "fiscal":
-            return f"FY {year}"
-        if period.kind == "quarter":
-            return f"Q{period.part} {year}"
-        if period.kind == "month":
-            return period.written.replace(str(period.year), str(year))
-        return str(year)
-    if period.kind != "quarter":
-        return None  # "the quarter after FY 2018" says nothing the documents label
-    index = period.year * 4 + period.part - 1 + step
-    return f"Q{index % 4 + 1} {index // 4}"
 
 
 def _names(text: str) -> list[str]:
@@ -115,10 +56,7 @@ def _names(text: str) -> list[str]:
     return [
         t
         for t in tokens
-        if t[:1].isupper()
-        and t.lower() not in STOPWORDS
-        and not PERIOD_CODE.fullmatch(t)
-        and not re.fullmatch(rf"(?:{MONTH})", t, re.I)
+        if t[:1].isupper() and t.lower() not in STOPWORDS and not PERIOD_CODE.fullmatch(t) and not is_date_word(t)
     ]
 
 
@@ -156,10 +94,10 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
-    own = periods(rest)
+    own = period_mentions(rest)
     if _ASKS.match(rest) and len([w for w in words(rest) if w.lower() not in STOPWORDS]) >= 2:
         # A question of its own: it borrows only the period it points back at.
-        last = periods(last_question)
+        last = period_mentions(last_question)
         if own or not last or not _BACK.search(rest):
             return None
         back = " ".join(p.written for p in last)
@@ -167,7 +105,7 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
     relative = _RELATIVE.search(rest)
     if marker is None and not (relative and set(words(_RELATIVE.sub(" ", rest).lower())) <= _BARE):
         return None  # neither "and …", "what about …" nor only a period counted from the last one
-    last = periods(last_question)
+    last = period_mentions(last_question)
     if relative and last and not own:
         direction = next(d for d in (relative["d1"], relative["d2"], relative["d3"]) if d)
         unit = next(u for u in (relative["u1"], relative["u2"], relative["u3"]) if u).lower()

@@ -11,6 +11,7 @@ import calendar
 import datetime as dt
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 YEAR = r"(?:19[5-9]\d|20\d{2})"
 """A calendar year as questions write it (1950–2099): the only year pattern of the core."""
@@ -129,6 +130,61 @@ def year_spans(text: str) -> list[tuple[str, int, int]]:
 def periods_ended(text: str) -> list[tuple[str, str]]:
     """ "… period ended June 25, 2022" phrases, as (words, the date's words), for a reader of dates."""
     return [(" ".join(m[0].split()), m["date"]) for m in _ENDED.finditer(text)]
+
+
+_MONTH_YEAR = re.compile(rf"\b(?:{MONTH})\.?\s+({YEAR})\b(?!\s*[-\u2013]\s*\d)", re.IGNORECASE)
+_LONE_YEAR = re.compile(rf"(?<![-\u2013/\d])\b({YEAR})\b(?!\s*[-\u2013/]\s*\d)")
+
+
+@dataclass(frozen=True)
+class PeriodMention:
+    """A period a text writes, where, and what it is."""
+
+    start: int
+    end: int
+    kind: str  # "fiscal", "quarter", "month", "year"
+    year: int
+    quarter: int = 0
+    written: str = ""
+
+
+def period_mentions(text: str) -> list[PeriodMention]:
+    """The single periods a text writes, in order, longest form first (a fiscal year is not also a
+    year): a fiscal year, a quarter, a month of a year, a year. A span of years ("FY 2022-2026", a
+    plan's name) is none of them."""
+    found: list[PeriodMention] = []
+    for m in _FISCAL.finditer(text):
+        if not m[2]:
+            found.append(PeriodMention(m.start(), m.end(), "fiscal", _full_year(m[1]), written=m[0]))
+    for m in _QUARTER_CODE.finditer(text):
+        quarter, year = (m[1], m[2]) if m[1] else (m[4], m[3])
+        found.append(PeriodMention(m.start(), m.end(), "quarter", int(year), int(quarter), m[0]))
+    for m in _MONTH_YEAR.finditer(text):
+        found.append(PeriodMention(m.start(), m.end(), "month", int(m[1]), written=m[0]))
+    for m in _LONE_YEAR.finditer(text):
+        found.append(PeriodMention(m.start(), m.end(), "year", int(m[1]), written=m[0]))
+    kept: list[PeriodMention] = []
+    for mention in sorted(found, key=lambda p: (p.start, p.start - p.end)):
+        if not any(p.start < mention.end and mention.start < p.end for p in kept):
+            kept.append(mention)
+    return kept
+
+
+def shifted(mention: PeriodMention, unit: str, step: int) -> str | None:
+    """The period `step` units ("year", "quarter") from `mention`, written the way it was written."""
+    if unit == "year":
+        year = mention.year + step
+        if mention.kind == "fiscal":
+            return f"FY {year}"
+        if mention.kind == "quarter":
+            return f"Q{mention.quarter} {year}"
+        if mention.kind == "month":
+            return mention.written.replace(str(mention.year), str(year))
+        return str(year)
+    if mention.kind != "quarter":
+        return None  # "the quarter after FY 2018" names nothing the documents label
+    index = mention.year * 4 + mention.quarter - 1 + step
+    return f"Q{index % 4 + 1} {index // 4}"
 
 
 def years(text: str) -> list[int]:

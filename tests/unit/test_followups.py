@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.orchestrator.followups import follow_up, periods, shifted
+from core.orchestrator.followups import follow_up
+from core.understanding.periods import period_mentions, shifted
 
 FY18 = "How many retirement claims did OPM process in FY 2018?"
 DOL = "Who is listed as Secretary of Labor in DOL's FY 2022-2026 strategic plan?"
@@ -66,8 +67,8 @@ def test_other_messages_are_not_rewritten(text: str, last: str, mentioned: list[
 
 
 def test_periods_are_read_longest_first_and_shift_by_their_own_unit() -> None:
-    found = periods("In FY 2016 and Q3 2022, March 2023, 2019, and the 2022-2026 plan")
-    assert [(p.kind, p.year, p.part) for p in found] == [
+    found = period_mentions("In FY 2016 and Q3 2022, March 2023, 2019, and the 2022-2026 plan")
+    assert [(p.kind, p.year, p.quarter) for p in found] == [
         ("fiscal", 2016, 0),
         ("quarter", 2022, 3),
         ("month", 2023, 0),
