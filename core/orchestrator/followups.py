@@ -29,14 +29,15 @@ _MARKER = re.compile(
 # A message that asks a question of its own ("and what was the staff's forecast …").
 _ASKS = re.compile(r"^\s*(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b", re.I)
 # A period counted from the last question's: "the year after that", "the following quarter",
-# "a year earlier", "the previous year".
+# "a year earlier", "two years before", "the previous year".
 _LATER = r"after|later|following|next|subsequent"
 _EARLIER = r"before|earlier|previous|prior|preceding"
 _UNIT = r"year|quarter"
+_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _RELATIVE = re.compile(
     rf"\b(?:(?P<d1>{_LATER}|{_EARLIER})\s+(?P<u1>{_UNIT})"
-    rf"|(?P<u2>{_UNIT})\s+(?P<d2>{_LATER}|{_EARLIER})"
-    rf"|a\s+(?P<u3>{_UNIT})\s+(?P<d3>{_LATER}|{_EARLIER}))\b",
+    rf"|(?P<n>{'|'.join(_COUNTS)}|\d)\s+(?P<u3>{_UNIT})s?\s+(?P<d3>{_LATER}|{_EARLIER})"
+    rf"|(?P<u2>{_UNIT})\s+(?P<d2>{_LATER}|{_EARLIER}))\b",
     re.IGNORECASE,
 )
 # Pointing back at the last question's period: "at that meeting", "in the same year", "then".
@@ -109,7 +110,10 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
     if relative and last and not own:
         direction = next(d for d in (relative["d1"], relative["d2"], relative["d3"]) if d)
         unit = next(u for u in (relative["u1"], relative["u2"], relative["u3"]) if u).lower()
-        step = 1 if re.fullmatch(_LATER, direction, re.IGNORECASE) else -1
+        count = relative["n"].lower() if relative["n"] else "a"
+        step = (_COUNTS[count] if count in _COUNTS else int(count)) * (
+            1 if re.fullmatch(_LATER, direction, re.IGNORECASE) else -1
+        )
         new = shifted(last[0], unit, step)
         return _replace(last_question, last[0].start, last[0].end, new) if new else None
     if own:
