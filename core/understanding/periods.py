@@ -153,6 +153,9 @@ def period_mentions(text: str) -> list[PeriodMention]:
     year): a fiscal year, a quarter, a month of a year, a year. A span of years ("FY 2022-2026", a
     plan's name) is none of them."""
     found: list[PeriodMention] = []
+    spans = [(m.start(), m.end()) for m in _FISCAL.finditer(text) if m[2]] + [
+        (m.start(), m.end()) for m in _YEAR_SPAN.finditer(text)
+    ]
     for m in _FISCAL.finditer(text):
         if not m[2]:
             found.append(PeriodMention(m.start(), m.end(), "fiscal", _full_year(m[1]), written=m[0]))
@@ -165,7 +168,8 @@ def period_mentions(text: str) -> list[PeriodMention]:
         found.append(PeriodMention(m.start(), m.end(), "year", int(m[1]), written=m[0]))
     kept: list[PeriodMention] = []
     for mention in sorted(found, key=lambda p: (p.start, p.start - p.end)):
-        if not any(p.start < mention.end and mention.start < p.end for p in kept):
+        taken = [(p.start, p.end) for p in kept] + spans
+        if not any(start < mention.end and mention.start < end for start, end in taken):
             kept.append(mention)
     return kept
 
