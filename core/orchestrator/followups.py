@@ -51,14 +51,36 @@ _BACK = re.compile(
 _BARE = frozenset({"the", "a", "that", "then", "one"})
 
 
-def _names(text: str) -> list[str]:
-    """Names a follow-up brings: acronyms and capitalised words, never a period code or a stop-word."""
-    tokens = words(text)
-    return [
-        t
-        for t in tokens
-        if t[:1].isupper() and t.lower() not in STOPWORDS and not PERIOD_CODE.fullmatch(t) and not is_date_word(t)
-    ]
+_TOKEN = re.compile(r"[A-Za-z0-9][\w\-]*")
+
+
+def _is_name(token: str, after_name: bool) -> bool:
+    """A word of a name: capitalised ("Bramble", "HHS"), an id of letters and digits ("K-450"), or a
+    model number after a name ("SunPeak 550"); never a stop-word, a period code or a date."""
+    if token.lower() in STOPWORDS or PERIOD_CODE.fullmatch(token) or is_date_word(token):
+        return False
+    letters, digits = any(c.isalpha() for c in token), any(c.isdigit() for c in token)
+    return token[:1].isupper() or (letters and digits) or (after_name and digits and not letters)
+
+
+def name_phrases(text: str) -> list[tuple[int, int]]:
+    """Where a text writes names, as (start, end): runs of name words ("SunPeak 550", "BrightRoof
+    Compact", "HHS"), the possessive left outside."""
+    phrases: list[tuple[int, int]] = []
+    previous_end = -2
+    for match in _TOKEN.finditer(text):
+        token = re.sub(r"['\u2019]s$", "", match[0])
+        joined = phrases and match.start() - previous_end <= 1
+        if not _is_name(token, bool(joined)):
+            previous_end = -2
+            continue
+        end = match.start() + len(token)
+        if joined:
+            phrases[-1] = (phrases[-1][0], end)
+        else:
+            phrases.append((match.start(), end))
+        previous_end = end
+    return phrases
 
 
 _POSSESSIVE = re.compile(r"^['\u2019]s\b")
@@ -69,12 +91,20 @@ def _replace(text: str, start: int, end: int, new: str) -> str:
 
 
 def _with_names(base: str, names: list[str], mentioned: list[str]) -> str | None:
-    """The last question about `names` instead of the names it `mentioned` ("DOL's plan" → "HHS's plan")."""
+    """The last question about `names` instead of the names it used: those the documents' facets
+    resolved (`mentioned`: "DOL's plan" → "HHS's plan"); else a name of the same family ("SunPeak
+    400" → "SunPeak 550"); else its one name, when it has one ("the K-450" → "the BrightRoof")."""
     spans = sorted(
         (m.start(), m.end())
         for old in mentioned
         for m in re.finditer(rf"(?<!\w){re.escape(old)}(?!\w)", base, re.IGNORECASE)
     )
+    if not spans:
+        own = name_phrases(base)
+        heads = {n.split()[0].lower() for n in names}
+        spans = [(a, b) for a, b in own if base[a:b].split()[0].lower() in heads and base[a:b] not in names]
+        if not spans and len(own) == 1:
+            spans = own
     if not spans:
         return None
     text = base
@@ -124,7 +154,6 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
         for period in reversed(last[1:]):
             question = _replace(question, period.start, period.end, "")
         return _replace(question, last[0].start, last[0].end, written)
-    names = [n for n in _names(rest) if n.lower() not in last_question.lower()]
-    if names and mentioned:
-        return _with_names(last_question, names, mentioned)
-    return None
+    names = [rest[a:b] for a, b in name_phrases(rest)]
+    names = [n for n in names if n.lower() not in last_question.lower()]
+    return _with_names(last_question, names, mentioned) if names else None

@@ -36,6 +36,21 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
         ),
         ("and for Bramble?", ORCHARD, ["Orchard"], "What was Bramble's gross margin in Q1 2023?"),
         ("thanks! what about Contoso?", ORCHARD, ["Orchard"], "What was Contoso's gross margin in Q1 2023?"),
+        # without names the facets resolved: a name of the same family, or the question's one name
+        (
+            "same question for the SunPeak 550",
+            "How much does the SunPeak 400 weigh?",
+            [],
+            "How much does the SunPeak 550 weigh?",
+        ),
+        (
+            "and the BrightRoof Compact?",
+            "How much does the SunPeak 400 weigh?",
+            [],
+            "How much does the BrightRoof Compact weigh?",
+        ),
+        ("what about Contoso?", ORCHARD, [], "What was Contoso's gross margin in Q1 2023?"),
+        ("what about N7712K?", "How badly was N5921D damaged?", [], "How badly was N7712K damaged?"),
         # a question of its own that points back at the last period reads that period
         (
             "and what was the staff's economic forecast at that meeting?",
@@ -59,7 +74,8 @@ def test_a_follow_up_is_the_last_question_with_what_changed(
         ("Who signed the FY 2019 report at that time?", FY18, ["OPM"]),  # names its own period
         ("thanks", ORCHARD, ["Orchard"]),
         ("and the year after that?", "List all receipts", []),  # nothing to count from
-        ("what about Contoso?", ORCHARD, []),  # no name of the last question is known to replace
+        # several names and none that the facets resolved: which one to replace is not known
+        ("Same question for the HHS plan.", DOL, []),
         ("and at the next meeting after that?", MARCH, []),  # a meeting is no unit to count in
         ("the year before I joined?", FY18, ["OPM"]),  # more than a counted period
     ],
