@@ -117,6 +117,22 @@ def remember(
             else None,
             asked_at=now,
         )
+    elif result.kind == "uncertainty" and result.reading is not None:
+        # A question the documents could not answer is still what the person asked last: "and the
+        # year before that?" after it counts from it. What was found before (sources, a result set)
+        # stays for "those" and "show the rest".
+        memory = memory.model_copy(
+            update={
+                "last_question": question,
+                "last_user": user,
+                "last_intent": result.route.intent,
+                "entities": result.reading.mentions,
+                "date_start": result.plan.date_start.isoformat() if result.plan.date_start else None,
+                "date_end": result.plan.date_end.isoformat() if result.plan.date_end else None,
+                "pending": None,
+                "asked_at": now,
+            }
+        )
     summary = summary or _summarize(state.summary, question, result.answer, count_tokens)
     return state.model_copy(
         update={

@@ -107,6 +107,13 @@ async def test_remember_keeps_the_result_set_and_a_bounded_summary() -> None:
     assert conversation.memory.last_question == "question number 199 about hotels"
     memory = conversation.memory
     assert (memory.result_set_id, memory.result_offset, memory.result_total) == ("rs-9", 20, 57)
+    # A question the documents could not answer is the last question asked; what was found stays.
+    unanswered = result.model_copy(
+        update={"kind": "uncertainty", "reading": Reading(intent="numeric_lookup", mentions=["Bramble"])}
+    )
+    after = remember(conversation, "hotel limt for 2024?", "U1", unanswered, NOW, lambda t: [1] * len(t)).memory
+    assert (after.last_question, after.entities) == ("hotel limt for 2024?", ["Bramble"])
+    assert (after.result_set_id, after.result_total) == ("rs-9", 57)
     read = result.model_copy(update={"reading": Reading(intent="numeric_lookup", mentions=["Orchard", "Q3"])})
     assert remember(conversation, "q", "U1", read, NOW, lambda t: [1] * len(t)).memory.entities == ["Orchard", "Q3"]
 
