@@ -50,6 +50,11 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """Where each word of `words(text)` stands in `text`, as (start, end)."""
+    return [m.span() for m in _WORD.finditer(text)]
+
+
 def stems(tokens: list[str]) -> list[str]:
     """Snowball (Porter 2) stems, lower-cased: "dissenters" and "dissented" are both "dissent".
 

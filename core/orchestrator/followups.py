@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from core.text import STOPWORDS, words
-from core.understanding.periods import PERIOD_CODE, is_date_word, period_mentions, shifted
+from core.text import STOPWORDS, word_spans, words
+from core.understanding.periods import PERIOD_CODE, is_date_word, occasions, period_mentions, shifted
 
 # Acknowledgements that may open a follow-up ("ok, and …", "thanks - what about …").
 _ACK = r"(?:(?:ok(?:ay)?|so|right|thanks|thank\s+you|great|cool|got\s+it|perfect)\b[\s,.!:;-]*)*"
@@ -40,18 +40,11 @@ _RELATIVE = re.compile(
     rf"|(?P<u2>{_UNIT})\s+(?P<d2>{_LATER}|{_EARLIER}))\b",
     re.IGNORECASE,
 )
-# Pointing back at the last question's period: "at that meeting", "in the same year", "then".
-_BACK = re.compile(
-    r"\b(?:that|the\s+same)\s+(?:meeting|year|quarter|month|period|report|plan|filing|statement|time)\b"
-    r"|\bthen\s*[?.!]*\s*$",
-    re.IGNORECASE,
-)
+# Units of time a message may point back at ("in that year", "at the same time", "then").
+_TIME = ("year", "quarter", "month", "period", "time")
 # What may stand beside a counted period in a message that is nothing else: "a year earlier?",
 # "the quarter before that?".
 _BARE = frozenset({"the", "a", "that", "then", "one"})
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9][\w\-]*")
 
 
 def _is_name(token: str, after_name: bool) -> bool:
@@ -63,22 +56,31 @@ def _is_name(token: str, after_name: bool) -> bool:
     return token[:1].isupper() or (letters and digits) or (after_name and digits and not letters)
 
 
+def _points_back(text: str, last_question: str) -> bool:
+    """True when `text` points back at the last question's period: "that" or "the same" before a unit
+    of time or before the occasion the last question's date named ("at that meeting" after "… at its
+    March 2023 meeting?", `occasions`), or a closing "then"."""
+    nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
+    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\bthen\s*[?.!]*\s*$"
+    return re.search(back, text, re.IGNORECASE) is not None
+
+
 def name_phrases(text: str) -> list[tuple[int, int]]:
     """Where a text writes names, as (start, end): runs of name words ("SunPeak 550", "BrightRoof
     Compact", "HHS"), the possessive left outside."""
     phrases: list[tuple[int, int]] = []
     previous_end = -2
-    for match in _TOKEN.finditer(text):
-        token = re.sub(r"['\u2019]s$", "", match[0])
-        joined = phrases and match.start() - previous_end <= 1
+    for start, stop in word_spans(text):
+        token = re.sub(r"['\u2019]s$", "", text[start:stop])
+        joined = phrases and start - previous_end <= 1
         if not _is_name(token, bool(joined)):
             previous_end = -2
             continue
-        end = match.start() + len(token)
+        end = start + len(token)
         if joined:
             phrases[-1] = (phrases[-1][0], end)
         else:
-            phrases.append((match.start(), end))
+            phrases.append((start, end))
         previous_end = end
     return phrases
 
@@ -129,7 +131,7 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
     if _ASKS.match(rest) and len([w for w in words(rest) if w.lower() not in STOPWORDS]) >= 2:
         # A question of its own: it borrows only the period it points back at.
         last = period_mentions(last_question)
-        if own or not last or not _BACK.search(rest):
+        if own or not last or not _points_back(rest, last_question):
             return None
         back = " ".join(p.written for p in last)
         return f"{rest.strip()} ({back})"

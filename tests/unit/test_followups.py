@@ -77,6 +77,7 @@ def test_a_follow_up_is_the_last_question_with_what_changed(
         # several names and none that the facets resolved: which one to replace is not known
         ("Same question for the HHS plan.", DOL, []),
         ("and at the next meeting after that?", MARCH, []),  # a meeting is no unit to count in
+        ("Who signed that report?", MARCH, []),  # "report" is not the occasion the last question dated
         ("the year before I joined?", FY18, ["OPM"]),  # more than a counted period
     ],
 )
