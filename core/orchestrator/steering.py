@@ -20,13 +20,14 @@ import re
 from pydantic import Field
 
 from core.contracts import Contract, SearchFilters
-from core.knowledge import DocumentFacets, DocumentRecord, PeriodFacet
+from core.knowledge import DocumentFacets, DocumentRecord
+from core.orchestrator.period_labels import asked_periods, covered, labelled_in
 from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
-from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters, years
+from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
 from core.understanding.abbreviations import is_name, most_used
-from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, fiscal_years, is_period_phrase
+from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, is_period_phrase
 
 NAME_SEARCH_HITS = 50
 TOPIC_SEARCH_HITS = 5000
@@ -282,50 +283,6 @@ def _spans(question: str, vocabulary: Vocabulary, topics: set[str] | None = None
     return kept
 
 
-class _Asked(Contract):
-    """A period a question names: a quarter, or a span of (fiscal) years. `labelled`: it names a
-    document's period ("Q3 2022", "FY 2018"), not only a year, which may be what a report is about
-    ("deaths in 2020" in a 2022 plan)."""
-
-    label: str
-    first: int
-    last: int
-    quarter: int | None = None
-    labelled: bool = True
-
-
-def asked_periods(question: str) -> list[_Asked]:
-    """The quarters, fiscal years and years a question names ("Q3 2022", "FY19", "in 2016")."""
-    asked = [_Asked(label=f"Q{q} {y}", first=y, last=y, quarter=q) for q, y in quarters(question)]
-    for label, first, last in fiscal_years(question):
-        asked.append(_Asked(label=label, first=first, last=last))
-    covered = {y for a in asked for y in range(a.first, a.last + 1)}
-    asked += [_Asked(label=str(y), first=y, last=y, labelled=False) for y in years(question) if y not in covered]
-    return asked
-
-
-def _matches(period: PeriodFacet, asked: _Asked) -> int:
-    """2 when a document's period label is the one asked, 1 when its span contains it, else 0."""
-    if asked.quarter is not None:
-        if period.kind == "quarter":
-            return 2 if (period.quarter, period.start_year) == (asked.quarter, asked.first) else 0
-        if period.kind == "period_end" and (period.quarter, period.start_year) == (asked.quarter, asked.first):
-            return 1
-        return 0
-    if period.kind in ("fiscal_year", "year") and (period.start_year, period.end_year) == (asked.first, asked.last):
-        return 2
-    if period.start_year <= asked.first and asked.last <= period.end_year:
-        return 1
-    return 0
-
-
-def _covered(periods: list[PeriodFacet]) -> str:
-    """The periods some documents cover, in their own words, in order ("Fiscal Year 2013, …, FY 2022")."""
-    ordered = sorted(periods, key=lambda p: (p.start_year, p.quarter or 0, p.end_year))
-    labels = list(dict.fromkeys(p.label for p in ordered if p.kind != "period_end"))
-    return ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
-
-
 def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = None) -> Steering:
     """The documents a question names by whom and by when, against the collection's own facets
     (`topics`: names the collection writes everywhere, which pick nothing)."""
@@ -347,13 +304,13 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     dated = [d for d in candidates if vocabulary.facets[d].periods]
     if asked and dated:
         labelled = any(a.labelled for a in asked)
-        in_period, best = _in_period(dated, asked, vocabulary)
+        in_period, best = labelled_in(dated, asked, vocabulary.facets)
         if not in_period and len(entity_sets) > 1:
             # "OPM's FEVS score for FY 2016": the report of FY 2016 is OPM's though it does not define
             # FEVS. Names that together leave no document of the period narrow no further than the
             # period; those of the period carrying the most of the names are read.
             named = [d for d in set.union(*entity_sets) if vocabulary.facets[d].periods]
-            in_period, best = _in_period(named, asked, vocabulary)
+            in_period, best = labelled_in(named, asked, vocabulary.facets)
             most = max((sum(d in ids for ids in entity_sets) for d in in_period), default=0)
             in_period = {d for d in in_period if sum(d in ids for ids in entity_sets) == most}
         labels = ", ".join(a.label for a in asked)
@@ -364,7 +321,7 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         elif entity_docs and labelled and best == 0:
             about = " and ".join(dict.fromkeys(vocabulary.names[f] for _, _, f in spans))
             periods = [p for d in dated for p in vocabulary.facets[d].periods]
-            missing = f"no document about {about} covers {labels}; they cover {_covered(periods)}"
+            missing = f"no document about {about} covers {labels}; they cover {covered(periods)}"
     # A name the chosen documents do not carry (dropped to reach the period) is not what they are about.
     carried = [f for _, _, f in spans if not doc_ids or vocabulary.forms[f] & doc_ids]
     entities = [Name(text=vocabulary.names[f], variants=sorted(_forms_of(f, vocabulary))) for f in carried]
@@ -382,18 +339,6 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_resolved=period_resolved,
         by_facets=bool(doc_ids),
     )
-
-
-def _in_period(docs: list[str], asked: list[_Asked], vocabulary: Vocabulary) -> tuple[set[str], int]:
-    """The documents whose own period labels best match a period asked, and how well (2: the label;
-    1: a span or period end that holds it). A bare year picks only the documents labelled with it;
-    it never rules the others out."""
-    if not docs:
-        return set(), 0
-    scores = {d: max((_matches(p, a) for p in vocabulary.facets[d].periods for a in asked), default=0) for d in docs}
-    best = max(scores.values())
-    labelled = any(a.labelled for a in asked)
-    return {d for d, score in scores.items() if score == best and (best == 2 or (best == 1 and labelled))}, best
 
 
 def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:
