@@ -98,6 +98,10 @@ class Embedder(Protocol):
 
     async def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
 
+    async def similarities(self, queries: Sequence[str], texts: Sequence[str]) -> list[list[float]]:
+        """For each query, its cosine with each text: all encoded as one batch, queries first."""
+        ...
+
     async def similarity_alone(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosines with each text encoded alone: vectors reused across a turn's stages."""
         ...

@@ -61,6 +61,10 @@ class HashingEmbedder:
         vectors = self.encode([query, *texts])
         return [float(x) for x in vectors[1:] @ vectors[0]]
 
+    async def similarities(self, queries: Sequence[str], texts: Sequence[str]) -> list[list[float]]:
+        vectors = self.encode([*queries, *texts])
+        return [[float(x) for x in vectors[len(queries) :] @ vectors[i]] for i in range(len(queries))]
+
     async def similarity_alone(self, query: str, texts: Sequence[str]) -> list[float]:
         return await self.similarity(query, texts)  # hashed vectors do not depend on batch-mates
 

@@ -104,10 +104,14 @@ class LocalEmbedder(abc.ABC):
 
     async def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosine of `query` with each of `texts`, encoded as one batch."""
+        return (await self.similarities([query], texts))[0]
+
+    async def similarities(self, queries: Sequence[str], texts: Sequence[str]) -> list[list[float]]:
+        """For each query, its cosine with each text; one batch, so `similarity` for a single query."""
         if not texts:
-            return []
-        vectors = await self.embed([query, *texts])
-        return [float(x) for x in vectors[1:] @ vectors[0]]
+            return [[] for _ in queries]
+        vectors = await self.embed([*queries, *texts])
+        return [[float(x) for x in vectors[len(queries) :] @ vectors[i]] for i in range(len(queries))]
 
     async def similarity_alone(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosine of `query` with each of `texts`, each encoded alone (so cached across stages).

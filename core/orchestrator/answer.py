@@ -27,6 +27,7 @@ from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
 from core.text import stem
+from core.understanding import question_parts
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -78,11 +79,16 @@ class AnswerWriter:
         if not found:
             return Draft(text="")
         contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
-        cosines = await self._embedder.similarity(question, contextual)
+        parts = question_parts(question)
+        # One batch: the question alone reads as `similarity(question, contextual)` always did.
+        asked = [question, *parts] if len(parts) > 1 else [question]
+        cosines, *part_cosines = await self._embedder.similarities(asked, contextual)
         ranked = extractive.rank(question, found, contextual, cosines)
         meaning = dict(zip(found, cosines, strict=True))
         chosen, also = extractive.choose(ranked, meaning, self._calibration)
         chosen = extractive.of_the_kind(question, ranked, chosen, meaning, self._calibration.medium)
+        if part_cosines:
+            chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

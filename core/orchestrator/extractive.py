@@ -99,6 +99,31 @@ def choose(
     return chosen, also
 
 
+def by_part(
+    parts: Sequence[str],
+    found: Sequence[Candidate],
+    contextual: Sequence[str],
+    cosines: Sequence[float],
+    part_cosines: Sequence[Sequence[float]],
+    chosen: Sequence[Candidate],
+) -> list[Candidate]:
+    """Each part's best sentence, in the question's order, then the whole question's choice (at most
+    MAX_SENTENCES in all).
+
+    General case: "How far did they cut, and who voted against?" asks two things; the sentences
+    nearest the whole question can all answer one of them. A part's sentence is ranked as `rank`
+    ranks for a question, by the mean of its cosine with the part and with the whole question (a
+    bare "…, and when?" means nothing alone), the part's words and the kind of answer it asks."""
+    picked: list[Candidate] = []
+    for part, own in zip(parts, part_cosines, strict=True):
+        meaning = [(a + b) / 2 for a, b in zip(own, cosines, strict=True)]
+        best = rank(part, found, contextual, meaning)[0][1]
+        if not any(repeats(best[1], c[1]) for c in picked):
+            picked.append(best)
+    rest = [c for c in chosen if not any(repeats(c[1], p[1]) for p in picked)]
+    return (picked + rest)[: max(MAX_SENTENCES, len(picked))]
+
+
 def of_the_kind(
     question: str,
     ranked: Sequence[tuple[float, Candidate]],

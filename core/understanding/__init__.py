@@ -5,7 +5,7 @@ port, the same normaliser the documents' quantities go through. Every other modu
 asks here rather than keeping its own pattern.
 """
 
-from core.understanding.answers import AnswerKind, answer_kind, holds, measure_words
+from core.understanding.answers import AnswerKind, answer_kind, holds, measure_words, question_parts
 from core.understanding.dates import DATEPARSER_LOCK, DateHints, Period, date_hints, read_date, read_period
 from core.understanding.periods import (
     DATE_PHRASE,
@@ -52,6 +52,7 @@ __all__ = [
     "quarter_of",
     "quarter_window",
     "quarters",
+    "question_parts",
     "read_date",
     "read_period",
     "usual_field",

@@ -96,6 +96,27 @@ _LEADING_CLAUSE = re.compile(
 )
 
 
+# A question word, after at most two words ("and to what level", "and in which year"), or an
+# auxiliary right after "and" ("… in FY 2022 and did it meet the target?").
+_WH = r"(?:who|whom|whose|what|which|when|where|why|how)"
+_AUX = r"(?:did|does|do|is|are|was|were|has|have|had)"
+_SECOND_ASK = re.compile(rf"\s*[,;]?\s+and\s+(?=(?:[a-z]+\s+){{0,2}}{_WH}\b|{_AUX}\b)|(?<=\?)\s+(?=\S)", re.IGNORECASE)
+MIN_PART_WORDS = 2
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions one message asks, in order; a single question is one part.
+
+    General case: people ask two things at once ("How far did they cut, and who voted against?",
+    "Who signed the message, and when?", "anyone dissent? what did they want?"). Each part asks for
+    its own kind of answer and is answered by its own sentence. A part is split off only where a
+    second question word or auxiliary opens it after "and", or after a question mark; nouns joined
+    by "and" ("the target and the discount rate") stay one question."""
+    parts = [p.strip(" ,;") for p in _SECOND_ASK.split(question)]
+    parts = [p for p in parts if len(p.split()) >= MIN_PART_WORDS or answer_kind(p) is not None]
+    return parts if len(parts) > 1 else [question]
+
+
 def answer_kind(question: str) -> AnswerKind | None:
     """The kind of answer a question asks for, or None when it asks for an explanation or a list.
 

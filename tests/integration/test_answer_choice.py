@@ -96,3 +96,36 @@ async def test_current_reads_the_newest_of_differently_titled_documents(
         await application.close()
     assert result.kind == "answer", result.answer
     assert "2.00 percent" in result.answer and "2.25 percent" not in result.answer
+
+
+MINUTES = (
+    "The Monetary Council met on 14 October 2025 to review the economy and set the policy rate. "
+    "In October 2025 the Council also voted to cut the number of its regular meetings from eight to six. "
+    "Members noted that household spending had slowed over the summer and that exports had weakened. "
+    "The Council voted unanimously to keep the swap lines with neighbouring central banks open. "
+    "The vote on the minutes of the September meeting was unanimous. "
+    "Several members voted earlier in the year for a faster cut in the reserve requirement. "
+    "After a long discussion of the outlook, the decision was to lower the policy rate by 50 basis points "
+    "to 3.25 percent. "
+    "Members expected inflation to return to the target within two years. "
+    "Voting for the decision to cut were: Ada Lund, Chair; Bo Ekman; Cleo Sand; and Dag Holt. "
+    "Voting against was Lena Fors, who preferred a smaller move. "
+    "The Council will publish its next forecast in December."
+)
+
+
+async def test_each_part_of_a_two_part_question_gets_its_sentence(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """ "How far did they cut, and who voted against?" asks two things. The sentences nearest the
+    whole question are the votes and the other things the Council voted to cut; the rate decision
+    is not among them (`core.understanding.question_parts`)."""
+    written = tmp_path_factory.mktemp("council")
+    front = "---\ntitle: Monetary Council minutes October 2025\ndate: 2025-10-14\n---\n\n"
+    (written / "minutes-2025-10.md").write_text(front + MINUTES + "\n", encoding="utf-8")
+    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("council-data"), fixed_now=NOW))
+    try:
+        assert (await application.ingestor.ingest([written], collection="default")).ok
+        result = await _ask(application, "How far did the Council cut the rate in October 2025, and who voted against?")
+    finally:
+        await application.close()
+    assert result.kind == "answer", result.answer
+    assert "3.25 percent" in result.answer and "Lena Fors" in result.answer, result.answer

@@ -9,7 +9,7 @@ from core.contracts import Evidence
 from core.orchestrator import extractive
 from core.orchestrator.support import content_terms, required_terms
 from core.text import split_sentences, words
-from core.understanding import answer_kind, holds
+from core.understanding import answer_kind, holds, question_parts
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,33 @@ from core.understanding import answer_kind, holds
 )
 def test_the_question_names_the_kind_of_answer(question: str, kind: str | None) -> None:
     assert answer_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "March 2008: how far did the FOMC cut, and who voted against?",
+            ["March 2008: how far did the FOMC cut", "who voted against?"],
+        ),
+        ("Who signed the FY 2016 report, and when?", ["Who signed the FY 2016 report", "when?"]),
+        ("Why did they ease in 1998, and to what level?", ["Why did they ease in 1998", "to what level?"]),
+        (
+            "What was the FY 2022 score and did it meet the target?",
+            ["What was the FY 2022 score", "did it meet the target?"],
+        ),
+        ("Sept 2015 - anyone dissent? what did they want?", ["Sept 2015 - anyone dissent?", "what did they want?"]),
+        # Nouns joined by "and" are one question; so is a single question.
+        (
+            "nov 2001 - fed funds target and discount rate after the cut?",
+            ["nov 2001 - fed funds target and discount rate after the cut?"],
+        ),
+        ("What are the hotel and meal limits?", ["What are the hotel and meal limits?"]),
+        ("Who approved it?", ["Who approved it?"]),
+    ],
+)
+def test_a_message_asking_two_things_has_two_parts(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts
 
 
 @pytest.mark.parametrize(
