@@ -90,6 +90,17 @@ async def test_similarity_is_the_cosine_of_the_embeddings(implementation: tuple[
     assert all(-1.0 - 1e-6 <= s <= 1.0 + 1e-6 for s in scores)
 
 
+async def test_similarities_score_each_query_as_similarity_does(implementation: tuple[str, Any]) -> None:
+    _, embedder = implementation
+    rows = await embedder.similarities(TEXTS[:2], TEXTS[2:5])
+    assert len(rows) == 2 and all(len(row) == 3 for row in rows)
+    vectors = np.asarray(await embedder.embed(TEXTS[:5]))
+    np.testing.assert_allclose(rows, vectors[:2] @ vectors[2:5].T, atol=1e-3)
+    # Another batch: int8 quantisation ranges shift with batch-mates (`BATCH_COSINE`).
+    np.testing.assert_allclose(rows[0], await embedder.similarity(TEXTS[0], TEXTS[2:5]), atol=0.02)
+    assert await embedder.similarities(TEXTS[:2], []) == [[], []]
+
+
 async def test_similar_texts_score_higher_than_unrelated_ones(implementation: tuple[str, Any]) -> None:
     _, embedder = implementation
     close, far = await embedder.similarity(
