@@ -88,3 +88,22 @@ def write_scan(path: Path) -> Path:
     pdf.rect(20, 20, 120, 80, style="F")
     pdf.output(str(path))
     return path
+
+
+def write_report(path: Path, *, title: str, sections: list[tuple[str, str, list[str]]]) -> Path:
+    """A report: for each (heading, prose, lines after it) a page with the heading, the prose as
+    wrapped lines and then each of `lines` on a line of its own (a signature block, say)."""
+    pdf = FPDF()
+    pdf.set_title(title)
+    pdf.set_font("Helvetica", size=10)
+    for heading, prose, lines in sections:
+        pdf.add_page()
+        pdf.set_font("Helvetica", style="B", size=14)
+        pdf.multi_cell(0, 8, heading, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=10)
+        pdf.multi_cell(0, 6, prose, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+        for line in lines:
+            pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path

@@ -10,8 +10,11 @@ as one statement and the annotator reads it as a fact like any "Label: value" li
 
 from __future__ import annotations
 
+import re
+
 from core.knowledge import LoadedDocument
-from core.text import FIELD, FIELD_LABEL
+from core.text import FIELD, FIELD_LABEL, words
+from core.understanding import read_date
 
 MAX_VALUE_WORDS = 6
 """A box's value is short ("N5921D", "Substantial", "U.S. Secretary of Commerce"); a longer next line
@@ -31,8 +34,50 @@ def _is_value(line: str, after: str) -> bool:
     )
 
 
+MAX_TITLE_WORDS = 6
+MAX_DATE_WORDS = 4
+_NAME_WORD = r"(?:[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?|[A-Z][a-z]*[A-Z][a-z]+)"  # Cobert, McGettigan, O'Neil
+_POSSESSIVE = re.compile(r"['’]s$")
+_SIGNER = re.compile(rf"^\s*(?:(?:Signed|Sincerely),?\s+)?({_NAME_WORD}(?:\s+[A-Z]\.)*(?:\s+{_NAME_WORD}){{1,2}})\s*$")
+
+
+def _signer(line: str, common: frozenset[str]) -> str | None:
+    """The person a line names alone ("Beth F. Cobert", "Signed, Kiran A. Ahuja"), when none of its
+    words is one the document writes in lower case elsewhere (so "Acting Director" is no name)."""
+    match = _SIGNER.match(line)
+    if match is None or any(w.lower() in common for w in words(match[1]) if len(w) > 1):
+        return None
+    return match[1]
+
+
+def _title(line: str, common: frozenset[str]) -> bool:
+    """True for a signer's title on the line after the name: short, capitalised, not a sentence,
+    a field, a date nor another name ("Acting Director", "Deputy Secretary", "Chief Financial Officer")."""
+    bare = line.strip()
+    return (
+        0 < len(bare.split()) <= MAX_TITLE_WORDS
+        and bare[:1].isupper()
+        and not bare.endswith(".")
+        and ":" not in bare
+        and _signer(bare, common) is None
+        and not _dated(bare)
+    )
+
+
+def _dated(line: str) -> bool:
+    """True for a line that is only a date ("February 9, 2016")."""
+    return 0 < len(line.split()) <= MAX_DATE_WORDS and read_date(line.strip()) is not None
+
+
 def join_fields(document: LoadedDocument) -> LoadedDocument:
-    """The document with every label line joined to the value line after it."""
+    """The document with every label line joined to the value line after it, and every signature
+    block ("Beth F. Cobert" / "Acting Director" / "February 9, 2016") written as one field.
+
+    General case of the signature: a letter, a message opening a report, a memo or a filing ends
+    with its signer's name on a line of its own, their title on the next and often the date. Read
+    as "Beth F. Cobert: Acting Director, February 9, 2016", it is a "Name: Role" fact like a
+    stakeholder list's, so "who signed the director's message?" finds it (`core.orchestrator.people`)."""
+    common = frozenset(_POSSESSIVE.sub("", w) for block in document.blocks for w in words(block.text) if w.islower())
     changed = False
     blocks = []
     for block in document.blocks:
@@ -46,6 +91,13 @@ def join_fields(document: LoadedDocument) -> LoadedDocument:
             if FIELD_LABEL.match(line) and _is_value(following, after):
                 out.append(f"{line.strip()} {following.strip()}")
                 index += 2
+                changed = True
+                continue
+            signer = _signer(line, common)
+            if signer is not None and _title(following, common):
+                date = f", {after.strip()}" if _dated(after) else ""
+                out.append(f"{signer}: {following.strip()}{date}")
+                index += 3 if date else 2
                 changed = True
                 continue
             out.append(line)

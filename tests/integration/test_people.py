@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from bots.bootstrap import App, build_app
 from bots.settings import Settings
 from core.understanding import holds
 from tests.asking import ask
+from tests.pdf_documents import write_report
 
 pytestmark = pytest.mark.model
 
@@ -63,3 +65,37 @@ def test_a_title_in_capitals_is_not_a_name_when_the_text_writes_its_words_in_low
     common = frozenset({"acting", "director", "the", "of"})
     assert not holds("Since I became Acting Director of the office, we grew.", "person", common)
     assert holds("The plan was signed by Beth Cobert in March.", "person", common)
+
+
+def _report(folder: Path, year: int, signature: list[str]) -> None:
+    message = " ".join(
+        f"In fiscal year {year} the agency's division {n} improved its service to harbour users and reported "
+        f"its results to the board, which reviews the director's priorities every quarter."
+        for n in range(1, 120)
+    )
+    results = " ".join(f"Measure {n} met its target of {80 + n % 10} percent in FY {year}." for n in range(1, 30))
+    write_report(
+        folder / f"report-{year}.pdf",
+        title=f"Harbor Agency Annual Report FY {year}",
+        sections=[("Message from the Director", message, signature), ("Results", results, [])],
+    )
+
+
+async def test_a_signature_block_answers_who_signed_and_when(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A message ends with its signer's name, title and date on lines of their own
+    (`core.ingest.fields`): "who signed it?" is answered by that block, from the year asked."""
+    written = tmp_path_factory.mktemp("reports")
+    _report(written, 2024, ["Jane Q. Harlow", "Director", "March 3, 2025"])
+    _report(written, 2025, ["Tomas Verhoef", "Acting Director", "February 9, 2026"])
+    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("reports-data"), fixed_now=NOW))
+    try:
+        assert (await application.ingestor.ingest([written], collection="default")).ok
+        result = await ask(
+            application, "Who signed the director's message in the Harbor Agency FY 2025 annual report?", now=NOW
+        )
+    finally:
+        await application.close()
+    assert result.kind == "answer", result.answer
+    assert "Tomas Verhoef" in result.answer and "February 9, 2026" in result.answer, result.answer
+    assert "Harlow" not in result.answer
+    assert {c.title for c in result.citations} == {"Harbor Agency Annual Report FY 2025"}

@@ -91,6 +91,29 @@ def test_a_label_and_its_value_on_separate_lines_become_one_field() -> None:
     ]
 
 
+def test_a_signature_block_becomes_one_field_of_the_signer() -> None:
+    text = (
+        "we will hold ourselves accountable to the director's goals.\nBeth F. Cobert\nActing Director\n"
+        "February 9, 2016\nSigned, Kiran A. Ahuja\nDirector\nThe acting office moved.\n"
+        # Two names in a row, a name before a sentence, and a title before a name are no signature.
+        "Jane Q. Harlow\nTomas Verhoef\nTheodore Roosevelt\nreviews the building every year.\n"
+        "Acting Director\nMaria Lopez"
+    )
+    document = LoadedDocument(title="Report", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
+    assert join_fields(document).blocks[0].text.splitlines() == [
+        "we will hold ourselves accountable to the director's goals.",
+        "Beth F. Cobert: Acting Director, February 9, 2016",
+        "Kiran A. Ahuja: Director",
+        "The acting office moved.",
+        "Jane Q. Harlow",
+        "Tomas Verhoef",
+        "Theodore Roosevelt",
+        "reviews the building every year.",
+        "Acting Director",
+        "Maria Lopez",
+    ]
+
+
 def test_fields_are_sentences_of_their_own_and_answer_candidates_however_short() -> None:
     text = "The airplane was on a local flight.\nRegistration: N5921D\nAircraft Damage: Substantial\nInjuries: 1 Minor"
     assert split_sentences(text) == [
