@@ -96,6 +96,9 @@ class DocumentFacets(Contract):
     abbreviations: dict[str, str] | None = None
     """The abbreviations its text defines, with their definitions ("IOER": "interest on excess
     reserves"); None for a document described before they were read."""
+    reading: int | None = None
+    """The version of the reading that described it (`core.ingest.pipeline.READING`); None for a
+    document described before versions were kept."""
 
 
 class DocumentRecord(Contract):

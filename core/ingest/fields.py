@@ -50,16 +50,16 @@ def _signer(line: str, common: frozenset[str]) -> str | None:
     return match[1]
 
 
-def _title(line: str, common: frozenset[str]) -> bool:
-    """True for a signer's title on the line after the name: short, capitalised, not a sentence,
-    a field, a date nor another name ("Acting Director", "Deputy Secretary", "Chief Financial Officer")."""
+def _title(line: str) -> bool:
+    """True for a signer's title on the line after the name: short, capitalised, not a sentence, a
+    field nor a date ("Acting Director", "Deputy Secretary", "Chief Financial Officer"). Reports
+    capitalise a title wherever they write it, so its words need not be written in lower case."""
     bare = line.strip()
     return (
         0 < len(bare.split()) <= MAX_TITLE_WORDS
         and bare[:1].isupper()
         and not bare.endswith(".")
         and ":" not in bare
-        and _signer(bare, common) is None
         and not _dated(bare)
     )
 
@@ -74,9 +74,11 @@ def join_fields(document: LoadedDocument) -> LoadedDocument:
     block ("Beth F. Cobert" / "Acting Director" / "February 9, 2016") written as one field.
 
     General case of the signature: a letter, a message opening a report, a memo or a filing ends
-    with its signer's name on a line of its own, their title on the next and often the date. Read
-    as "Beth F. Cobert: Acting Director, February 9, 2016", it is a "Name: Role" fact like a
-    stakeholder list's, so "who signed the director's message?" finds it (`core.orchestrator.people`)."""
+    with its signer's name on a line of its own, their title on the next and the date. Read as
+    "Beth F. Cobert: Acting Director, February 9, 2016", it is a "Name: Role" fact like a
+    stakeholder list's, so "who signed the director's message?" finds it (`core.orchestrator.people`).
+    The date is required: two capitalised lines alone are as often a heading and a table's first
+    cell ("Acting Director" / "MODERNIZING THE CIVIL SERVICE", "Acronym Definition" / "APG …")."""
     common = frozenset(_POSSESSIVE.sub("", w) for block in document.blocks for w in words(block.text) if w.islower())
     changed = False
     blocks = []
@@ -94,10 +96,9 @@ def join_fields(document: LoadedDocument) -> LoadedDocument:
                 changed = True
                 continue
             signer = _signer(line, common)
-            if signer is not None and _title(following, common):
-                date = f", {after.strip()}" if _dated(after) else ""
-                out.append(f"{signer}: {following.strip()}{date}")
-                index += 3 if date else 2
+            if signer is not None and _title(following) and _dated(after):
+                out.append(f"{signer}: {following.strip()}, {after.strip()}")
+                index += 3
                 changed = True
                 continue
             out.append(line)

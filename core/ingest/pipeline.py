@@ -18,9 +18,13 @@ from core.ingest.shape import detect_category, summarize
 from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
 from core.ports import Annotator, Clock, DocumentLoader, DocumentRegistry, Embedder, SearchBackend
 from core.text import normalize_label
-from core.understanding.abbreviations import defined_abbreviations
 
 Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed"]
+
+READING = 2
+"""The version of how a file is read into segments, facts and facets. Raise it when that reading
+changes (a new kind of field, as signature blocks in version 2): the next run reads files it had
+read before again, reported as updated, so an upgrade reaches documents already ingested."""
 
 
 class IngestProgress(Protocol):
@@ -233,14 +237,9 @@ class Ingestor:
         try:
             content_hash = await self._executor.run(_hash_file, path)
             previous = await self._registry.find(collection, str(path))
-            # A document ingested before it was described (no facets) is read again.
-            if previous is not None and previous.content_hash == content_hash and previous.facets is not None:
-                if previous.facets.abbreviations is None:
-                    # Described before abbreviations were read: read them now; its text is unchanged.
-                    loaded = await self._executor.run(loader.load, path)
-                    defined = await self._executor.run(defined_abbreviations, _text_of(loaded))
-                    facets = previous.facets.model_copy(update={"abbreviations": defined})
-                    await self._registry.save(previous.model_copy(update={"facets": facets}))
+            # A document read by an older version of the reading (or never described) is read again.
+            read = previous.facets.reading if previous is not None and previous.facets is not None else None
+            if previous is not None and previous.content_hash == content_hash and read == READING:
                 report.unchanged.append(str(path))
                 return "unchanged"
             loaded = await self._executor.run(loader.load, path)
@@ -331,7 +330,7 @@ class Ingestor:
     ) -> DocumentRecord:
         relative = path.relative_to(root).as_posix()
         url = loaded.url or (self._base_url + relative if self._base_url else None)
-        facets = describe(loaded, path.name)
+        facets = describe(loaded, path.name).model_copy(update={"reading": READING})
         return DocumentRecord(
             doc_id=document_id(collection, str(path)),
             collection=collection,
@@ -344,11 +343,6 @@ class Ingestor:
             media_type=loaded.media_type,
             content_hash=content_hash,
         )
-
-
-def _text_of(loaded: LoadedDocument) -> str:
-    """A loaded document's text, as the facets read it."""
-    return "\n".join(block.text for block in loaded.blocks)
 
 
 class _Rows:

@@ -73,7 +73,9 @@ class AnswerWriter:
         evidence = [e for e in state.evidence if e.mode != "structured"][: state.budgets.max_evidence]
         if not evidence:
             evidence = state.evidence[: state.budgets.max_evidence]
-        evidence = _about_the_names(evidence, state.steering.required())
+        steering = state.steering
+        by_facets = set(steering.doc_ids or []) if steering.by_facets else set()
+        evidence = _about_the_names(evidence, steering.required(), by_facets)
         question = state.intake.normalized_query
         found = extractive.candidates(evidence, question)
         if not found:
@@ -89,6 +91,7 @@ class AnswerWriter:
         chosen = extractive.of_the_kind(question, ranked, chosen, meaning, self._calibration.medium)
         if part_cosines:
             chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen)
+        chosen = extractive.role_first(question, ranked, chosen, evidence)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):
@@ -233,11 +236,15 @@ class AnswerWriter:
         return None
 
 
-def _about_the_names(evidence: list[Evidence], names: list[Name]) -> list[Evidence]:
-    """Evidence that mentions every name the question steers by, when there is some; else all of it."""
+def _about_the_names(evidence: list[Evidence], names: list[Name], chosen: set[str]) -> list[Evidence]:
+    """Evidence that mentions every name the question steers by, or comes from a document its facets
+    chose for those names (`chosen`), when there is some; else all of it.
+
+    A document's facets say whom it is about where a line of it does not: OPM's report titled
+    "Annual Performance Report Fiscal Year 2015" is OPM's, and so is its signature line."""
     if not names:
         return evidence
-    full = [e for e in evidence if all(mentions(_cited_text(e), n.variants) for n in names)]
+    full = [e for e in evidence if e.doc_id in chosen or all(mentions(_cited_text(e), n.variants) for n in names)]
     return full or evidence
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from core.calibration import Calibration
 from core.contracts import Citation, Evidence
+from core.orchestrator.people import is_person
 from core.orchestrator.state import Draft
 from core.orchestrator.steering import Name
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
@@ -142,6 +143,24 @@ def of_the_kind(
         return chosen
     holding = [c for _, c in ranked if c not in chosen and holds(c[1], kind, common) and meaning[c] >= floor]
     return chosen + holding[:1]
+
+
+def role_first(
+    question: str, ranked: Sequence[tuple[float, Candidate]], chosen: list[Candidate], evidence: Sequence[Evidence]
+) -> list[Candidate]:
+    """For a question asking for a person, the best-ranked "Name: Role" fact in the evidence leads the
+    answer, when it names a person.
+
+    General case: the facts a who-question brings into the evidence (`core.orchestrator.people`)
+    hold the role it asks for ("Beth F. Cobert: Acting Director, February 9, 2016" for "who signed
+    the director's message?"), but a line that short is far in meaning from the question, and the
+    message's own sentences ("Since I became Acting Director …") rank above it."""
+    if answer_kind(question) != "person":
+        return chosen
+    facts = [c for _, c in ranked if evidence[c[0]].kind == "fact" and is_person(c[1].split(":", 1)[0])]
+    if not facts or facts[0] in chosen:
+        return chosen
+    return [facts[0], *chosen][:MAX_SENTENCES]
 
 
 def compose(

@@ -29,6 +29,11 @@ def role_terms(question: str, resolved: Iterable[str]) -> list[str]:
     return [t for t in content_terms(question) if t not in named]
 
 
+def is_person(label: str) -> bool:
+    """True when a fact's label is a person's name ("Xavier Becerra", "Antony J. Blinken")."""
+    return _PERSON_NAME.fullmatch(label.strip()) is not None
+
+
 def holding_roles(annotations: Iterable[Annotation], roles: list[str]) -> list[Annotation]:
     """The facts that name a person (the label) in one of the roles asked for (the value)."""
     return [
@@ -36,7 +41,7 @@ def holding_roles(annotations: Iterable[Annotation], roles: list[str]) -> list[A
         for a in annotations
         if a.kind == "fact"
         and a.chunk_id is not None
-        and _PERSON_NAME.fullmatch(a.label.strip())
+        and is_person(a.label)
         and len(a.value.split()) <= MAX_ROLE_WORDS
         and found_terms(roles, a.value)
     ]

@@ -121,9 +121,11 @@ def answer_kind(question: str) -> AnswerKind | None:
     """The kind of answer a question asks for, or None when it asks for an explanation or a list.
 
     Read from the question proper: a leading clause that only sets the scene ("When the Committee
-    adopted the statement in January 2012, did every member vote for it?") asks for nothing.
+    adopted the statement in January 2012, did every member vote for it?") asks for nothing, and a
+    second question in the message ("Which Director signed it, and on what date?") asks for its own
+    kind (`question_parts`): the message's kind is its first question's.
     """
-    question = _LEADING_CLAUSE.sub("", question, count=1)
+    question = _SECOND_ASK.split(_LEADING_CLAUSE.sub("", question, count=1), maxsplit=1)[0]
     for pattern, kind in _QUESTION_KINDS:
         if pattern.search(question):
             return kind

@@ -233,3 +233,43 @@ async def test_a_backend_that_cannot_refresh_is_reported_not_raised(tmp_path: Pa
     report = await _ingestor(Unrefreshable(), HashingEmbedder(), executor, InMemoryRegistry()).ingest([tmp_path])
     assert report.added == [str(tmp_path / "note.md")]
     assert report.failed == [("(search index)", "written but not yet searchable: ConnectionError: cluster went away")]
+
+
+async def test_files_read_by_an_older_reading_are_read_again(
+    tmp_path: Path, database: Database, onnx_embedder: Any, executor: Any
+) -> None:
+    """An upgrade that reads documents differently (`READING`) reaches the files already ingested:
+    their text is unchanged, but they are read again and reported as updated, once."""
+    from core.ingest.pipeline import READING
+    from tests.pdf_documents import write_report
+
+    corpus = tmp_path / "reports"
+    corpus.mkdir()
+    write_report(
+        corpus / "report.pdf",
+        title="Harbor Agency Annual Report FY 2025",
+        sections=[
+            ("Message from the Director", "We served harbour users.", ["Tomas Verhoef", "Director", "May 4, 2026"])
+        ],
+    )
+    backend = EmbeddedSearchBackend(
+        path=tmp_path / "search.sqlite3",
+        executor=executor,
+        model_name=onnx_embedder.model_name,
+        dimension=onnx_embedder.dimension,
+    )
+    registry = SqlDocumentRegistry(database=database)
+    ingestor = _ingestor(backend, onnx_embedder, executor, registry)
+    assert len((await ingestor.ingest([corpus])).added) == 1
+    [record] = await registry.list_documents()
+    assert record.facets is not None and record.facets.reading == READING
+    # As an older version left it: described, but by an older reading.
+    await registry.save(record.model_copy(update={"facets": record.facets.model_copy(update={"reading": 1})}))
+    again = await ingestor.ingest([corpus])
+    assert again.updated == [str(corpus / "report.pdf")] and again.unchanged == []
+    [record] = await registry.list_documents()
+    assert record.facets is not None and record.facets.reading == READING
+    assert (await ingestor.ingest([corpus])).unchanged == [str(corpus / "report.pdf")]
+    vector = await onnx_embedder.embed(["Tomas Verhoef"])
+    hits = await backend.search_text("Tomas Verhoef", SearchFilters(), 5, vector)
+    assert any("Tomas Verhoef: Director, May 4, 2026" in h.segment.text for h in hits)

@@ -26,6 +26,8 @@ from core.understanding import answer_kind, holds, question_parts
         ("When did the primary credit rate increase take effect?", "date"),
         ("On what date is the next meeting?", "date"),
         ("Why did Hoenig vote against the statement?", "reason"),
+        # A message asking two things asks for its first question's kind.
+        ("Which OPM Director signed the FY 2022 report, and on what date?", "person"),
         ("Explain the travel policy", None),
         ("List all receipts for tires", None),
     ],
@@ -180,3 +182,17 @@ def test_a_leading_clause_that_sets_the_scene_asks_for_nothing() -> None:
     assert answer_kind("When the Committee met in March, when did it schedule the next meeting?") == "date"
     assert answer_kind("When was the bureau established?") == "date"  # no clause: the question itself
     assert answer_kind("When the plan was set, who signed it?") == "person"
+
+
+def test_a_role_fact_leads_the_answer_to_a_who_question() -> None:
+    message = "Since I became Acting Director of OPM in July 2015, it has been my privilege to serve."
+    signature = "Beth F. Cobert: Acting Director, February 9, 2016"
+    evidence = [_evidence(0, "Report"), _evidence(1, "Report").model_copy(update={"kind": "fact"})]
+    ranked = [(0.8, (0, message)), (0.5, (1, signature))]
+    chosen = [(0, message)]
+    who = "Who signed the director's message in the FY 2015 report?"
+    assert extractive.role_first(who, ranked, chosen, evidence) == [(1, signature), (0, message)]
+    # Not for a question asking no person, and not for a fact whose label names no one.
+    assert extractive.role_first("When was the message signed?", ranked, chosen, evidence) == chosen
+    unnamed = [(0.8, (0, message)), (0.5, (1, "Stakeholder(s): Office of the Secretary"))]
+    assert extractive.role_first(who, unnamed, chosen, evidence) == chosen

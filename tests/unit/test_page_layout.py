@@ -94,16 +94,17 @@ def test_a_label_and_its_value_on_separate_lines_become_one_field() -> None:
 def test_a_signature_block_becomes_one_field_of_the_signer() -> None:
     text = (
         "we will hold ourselves accountable to the director's goals.\nBeth F. Cobert\nActing Director\n"
-        "February 9, 2016\nSigned, Kiran A. Ahuja\nDirector\nThe acting office moved.\n"
-        # Two names in a row, a name before a sentence, and a title before a name are no signature.
+        "February 9, 2016\nSigned, Kiran A. Ahuja\nDirector\nMarch 13, 2023\nThe acting office moved.\n"
+        # Two names in a row, a name before a sentence, a title before a name, and a name and a
+        # title with no date (a heading and a table's first cell) are no signature.
         "Jane Q. Harlow\nTomas Verhoef\nTheodore Roosevelt\nreviews the building every year.\n"
-        "Acting Director\nMaria Lopez"
+        "Acting Director\nMaria Lopez\nAcronym Definition\nAPG Agency Priority Goal"
     )
     document = LoadedDocument(title="Report", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
     assert join_fields(document).blocks[0].text.splitlines() == [
         "we will hold ourselves accountable to the director's goals.",
         "Beth F. Cobert: Acting Director, February 9, 2016",
-        "Kiran A. Ahuja: Director",
+        "Kiran A. Ahuja: Director, March 13, 2023",
         "The acting office moved.",
         "Jane Q. Harlow",
         "Tomas Verhoef",
@@ -111,6 +112,8 @@ def test_a_signature_block_becomes_one_field_of_the_signer() -> None:
         "reviews the building every year.",
         "Acting Director",
         "Maria Lopez",
+        "Acronym Definition",
+        "APG Agency Priority Goal",
     ]
 
 
