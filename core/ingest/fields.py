@@ -75,8 +75,9 @@ def join_fields(document: LoadedDocument) -> LoadedDocument:
 
     General case of the signature: a letter, a message opening a report, a memo or a filing ends
     with its signer's name on a line of its own, their title on the next and the date. Read as
-    "Beth F. Cobert: Acting Director, February 9, 2016", it is a "Name: Role" fact like a
-    stakeholder list's, so "who signed the director's message?" finds it (`core.orchestrator.people`).
+    "Beth F. Cobert: Acting Director, signed February 9, 2016", it is a "Name: Role" fact like a
+    stakeholder list's that says what it is, so "who signed the message?" finds it by its role or
+    by "signed" (`core.orchestrator.people`).
     The date is required: two capitalised lines alone are as often a heading and a table's first
     cell ("Acting Director" / "MODERNIZING THE CIVIL SERVICE", "Acronym Definition" / "APG …")."""
     common = frozenset(_POSSESSIVE.sub("", w) for block in document.blocks for w in words(block.text) if w.islower())
@@ -97,7 +98,7 @@ def join_fields(document: LoadedDocument) -> LoadedDocument:
                 continue
             signer = _signer(line, common)
             if signer is not None and _title(following) and _dated(after):
-                out.append(f"{signer}: {following.strip()}, {after.strip()}")
+                out.append(f"{signer}: {following.strip()}, signed {after.strip()}")
                 index += 3
                 changed = True
                 continue

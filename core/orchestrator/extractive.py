@@ -152,7 +152,7 @@ def role_first(
     answer, when it names a person.
 
     General case: the facts a who-question brings into the evidence (`core.orchestrator.people`)
-    hold the role it asks for ("Beth F. Cobert: Acting Director, February 9, 2016" for "who signed
+    hold the role it asks for ("Beth F. Cobert: Acting Director, signed February 9, 2016" for "who signed
     the director's message?"), but a line that short is far in meaning from the question, and the
     message's own sentences ("Since I became Acting Director …") rank above it."""
     if answer_kind(question) != "person":

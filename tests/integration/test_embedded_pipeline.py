@@ -272,4 +272,4 @@ async def test_files_read_by_an_older_reading_are_read_again(
     assert (await ingestor.ingest([corpus])).unchanged == [str(corpus / "report.pdf")]
     vector = await onnx_embedder.embed(["Tomas Verhoef"])
     hits = await backend.search_text("Tomas Verhoef", SearchFilters(), 5, vector)
-    assert any("Tomas Verhoef: Director, May 4, 2026" in h.segment.text for h in hits)
+    assert any("Tomas Verhoef: Director, signed May 4, 2026" in h.segment.text for h in hits)

@@ -186,7 +186,7 @@ def test_a_leading_clause_that_sets_the_scene_asks_for_nothing() -> None:
 
 def test_a_role_fact_leads_the_answer_to_a_who_question() -> None:
     message = "Since I became Acting Director of OPM in July 2015, it has been my privilege to serve."
-    signature = "Beth F. Cobert: Acting Director, February 9, 2016"
+    signature = "Beth F. Cobert: Acting Director, signed February 9, 2016"
     evidence = [_evidence(0, "Report"), _evidence(1, "Report").model_copy(update={"kind": "fact"})]
     ranked = [(0.8, (0, message)), (0.5, (1, signature))]
     chosen = [(0, message)]

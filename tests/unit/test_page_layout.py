@@ -103,8 +103,8 @@ def test_a_signature_block_becomes_one_field_of_the_signer() -> None:
     document = LoadedDocument(title="Report", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
     assert join_fields(document).blocks[0].text.splitlines() == [
         "we will hold ourselves accountable to the director's goals.",
-        "Beth F. Cobert: Acting Director, February 9, 2016",
-        "Kiran A. Ahuja: Director, March 13, 2023",
+        "Beth F. Cobert: Acting Director, signed February 9, 2016",
+        "Kiran A. Ahuja: Director, signed March 13, 2023",
         "The acting office moved.",
         "Jane Q. Harlow",
         "Tomas Verhoef",
