@@ -75,7 +75,7 @@ class AnswerWriter:
             evidence = state.evidence[: state.budgets.max_evidence]
         steering = state.steering
         by_facets = set(steering.doc_ids or []) if steering.by_facets else set()
-        evidence = _about_the_names(evidence, steering.required(), by_facets)
+        evidence = _about_the_names(evidence, steering.required(), by_facets, set(steering.writers))
         question = state.intake.normalized_query
         found = extractive.candidates(evidence, question)
         if not found:
@@ -236,15 +236,23 @@ class AnswerWriter:
         return None
 
 
-def _about_the_names(evidence: list[Evidence], names: list[Name], chosen: set[str]) -> list[Evidence]:
-    """Evidence that mentions every name the question steers by, or comes from a document its facets
-    chose for those names (`chosen`), when there is some; else all of it.
+def _about_the_names(
+    evidence: list[Evidence], names: list[Name], chosen: set[str], in_passing: set[str]
+) -> list[Evidence]:
+    """Evidence that mentions every name the question steers by, when there is some; else all of it.
 
-    A document's facets say whom it is about where a line of it does not: OPM's report titled
-    "Annual Performance Report Fiscal Year 2015" is OPM's, and so is its signature line."""
+    A document the facets chose (`chosen`) is about the names they resolved where a line of it does
+    not write them: OPM's report titled "Annual Performance Report Fiscal Year 2015" is OPM's, and
+    so is its signature line. A name only some passages write (`in_passing`, "NTL" in OWS's report)
+    must still be written by the passage."""
+
+    def about(e: Evidence, name: Name) -> bool:
+        resolved = e.doc_id in chosen and name.text not in in_passing
+        return resolved or mentions(_cited_text(e), name.variants)
+
     if not names:
         return evidence
-    full = [e for e in evidence if e.doc_id in chosen or all(mentions(_cited_text(e), n.variants) for n in names)]
+    full = [e for e in evidence if all(about(e, n) for n in names)]
     return full or evidence
 
 
