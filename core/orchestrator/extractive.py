@@ -108,8 +108,8 @@ def by_part(
     part_cosines: Sequence[Sequence[float]],
     chosen: Sequence[Candidate],
 ) -> list[Candidate]:
-    """Each part's best sentence, in the question's order, then the whole question's choice (at most
-    MAX_SENTENCES in all).
+    """Each part's best sentence, in the question's order, then the whole question's choice: at most
+    MAX_SENTENCES in all, or one per part when the message asks more things than that.
 
     General case: "How far did they cut, and who voted against?" asks two things; the sentences
     nearest the whole question can all answer one of them. A part's sentence is ranked as `rank`
