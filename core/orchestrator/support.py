@@ -11,6 +11,8 @@ quarter) is mentioned by what it cites; otherwise the outcome is the uncertainty
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
@@ -114,9 +116,22 @@ def support_score(share: float, calibrated_cosine: float) -> float:
 
 
 def mentions(text: str, phrases: Iterable[str]) -> bool:
-    """True when `text` contains one of `phrases` (case and spacing insensitive)."""
-    flat = " ".join(text.lower().split())
-    return any(phrase in flat for phrase in phrases)
+    """True when `text` writes one of `phrases` as words of its own (case and spacing insensitive).
+
+    General case: a name is written as a word. "EPA" is not written by "department", "OPM" by
+    "development" or "DOL" by "dollar"; a substring test finds every short name in every document.
+    """
+    pattern = _written(tuple(phrases))
+    return pattern is not None and pattern.search(" ".join(text.lower().split())) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _written(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for `phrases`, each bounded by a non-alphanumeric character or the text's ends."""
+    flat = sorted({" ".join(p.lower().split()) for p in phrases} - {""}, key=len, reverse=True)
+    if not flat:
+        return None
+    return re.compile(rf"(?<![^\W_])(?:{'|'.join(re.escape(p) for p in flat)})(?![^\W_])")
 
 
 def passages_support(

@@ -8,6 +8,7 @@ from core.calibration import Calibration, band_for, reason_for_band
 from core.fusion import reciprocal_rank_fusion
 from core.orchestrator.extractive import readable
 from core.orchestrator.steering import names_in
+from core.orchestrator.support import mentions
 from core.text import key_terms, normalize_text, snippet, split_sentences, stem
 
 
@@ -87,3 +88,12 @@ def test_calibration_levels_and_monotone_mapping() -> None:
 def test_bands(confidence: float, band: str, reason: str) -> None:
     assert band_for(confidence) == band
     assert reason_for_band(band_for(confidence)) == reason
+
+
+def test_a_name_is_mentioned_only_as_words_of_its_own() -> None:
+    # A short name inside a longer word is not written: "epa" in "department", "opm" in "development".
+    assert not mentions("The Department of Labor's development plan", ["epa", "opm", "dol"])
+    assert mentions("EPA's plan", ["epa"]) and mentions("an OPM-wide survey", ["opm"])
+    assert mentions("the Office of  Personnel\nManagement", ["office of personnel management"])
+    assert mentions("U.S. policy", ["u.s"]) and not mentions("the K-900X", ["k-900"])
+    assert not mentions("anything at all", [])
