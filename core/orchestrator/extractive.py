@@ -202,6 +202,16 @@ def _figures(tokens: set[str]) -> set[str]:
 _LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
 
 
+def contents_listing(text: str) -> bool:
+    """True for a passage most of whose lines are contents entries (leader dots to a page number).
+
+    General case: a report's table of contents names every heading, so it lies near in meaning to
+    any question about the report, yet it points at answers and states none; as evidence it takes
+    the places of the passages it points to."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and 2 * sum(1 for line in lines if _LEADER.search(line)) > len(lines)
+
+
 def readable(sentence: str) -> str:
     """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`; a contents entry
     ("Workforce ........ 27", leader dots to a page number) points at an answer and is none ("")."""

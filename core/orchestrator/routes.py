@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from core.contracts import Evidence, RetrievalRound, RouteName, SearchFilters, TableResult
 from core.knowledge import Annotation, AnnotationQuery, SearchHit
+from core.orchestrator.extractive import contents_listing
 from core.orchestrator.structured import StructuredQuery
 from core.orchestrator.tables import aggregate_table, annotation_table, narrowing_choices
 from core.ports import Embedder, Embeddings, SearchBackend
@@ -37,7 +38,7 @@ def hits_to_evidence(hits: list[SearchHit], round_id: int, query: str, mode: str
     seen: set[str] = set()
     for hit in hits:
         seg = hit.segment
-        if seg.chunk_id in seen or per_doc[seg.doc_id] >= MAX_CHUNKS_PER_DOCUMENT:
+        if seg.chunk_id in seen or per_doc[seg.doc_id] >= MAX_CHUNKS_PER_DOCUMENT or contents_listing(seg.text):
             continue
         seen.add(seg.chunk_id)
         per_doc[seg.doc_id] += 1

@@ -6,7 +6,9 @@ import pytest
 
 from core.calibration import Calibration, band_for, reason_for_band
 from core.fusion import reciprocal_rank_fusion
-from core.orchestrator.extractive import readable
+from core.knowledge import SearchHit, Segment
+from core.orchestrator.extractive import contents_listing, readable
+from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
 from core.orchestrator.support import mentions
 from core.text import key_terms, normalize_text, snippet, split_sentences, stem
@@ -97,3 +99,17 @@ def test_a_name_is_mentioned_only_as_words_of_its_own() -> None:
     assert mentions("the Office of  Personnel\nManagement", ["office of personnel management"])
     assert mentions("U.S. policy", ["u.s"]) and not mentions("the K-900X", ["k-900"])
     assert not mentions("anything at all", [])
+
+
+def test_a_table_of_contents_is_not_evidence() -> None:
+    contents = "Contents\nMessage from the Acting Secretary ........ 3\nGoal 1: Counter Terrorism ........ 5\nWorkforce ........ 27"
+    prose = "Kevin K. McAleenan: Acting Secretary. The plan names six goals.\nSee page 27 ........ for the workforce."
+    assert contents_listing(contents) and not contents_listing(prose) and not contents_listing("")
+
+    def hit(n: int, text: str) -> SearchHit:
+        segment = Segment(chunk_id=f"c{n}", doc_id="plan", collection="default", position=n, text=text, title="Plan")
+        return SearchHit(segment=segment, cosine=0.9 - n / 100)
+
+    # The contents page ranks first, yet the three places one document has go to what it points at.
+    hits = [hit(0, contents), *(hit(n, f"Goal {n} sets out what the agency will do.") for n in range(1, 5))]
+    assert [e.chunk_id for e in hits_to_evidence(hits, 1, "goals", "hybrid")] == ["c1", "c2", "c3"]
