@@ -149,3 +149,17 @@ def snippet(text: str, limit: int = 160) -> str:
 def normalize_label(label: str) -> str:
     """`unit_price_eur` and `Unit price (EUR)` compare equal."""
     return " ".join(label.lower().replace("_", " ").replace("(", " ").replace(")", " ").split())
+
+
+LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
+"""Leader dots, as a contents entry runs them from a heading to its page number ("Workforce ........ 27")."""
+
+
+def contents_listing(text: str) -> bool:
+    """True for a passage most of whose lines are contents entries (leader dots to a page number).
+
+    General case: a report's table of contents names every heading, so it lies near in meaning to
+    any question about the report, yet it points at answers and states none; as evidence it takes
+    the places of the passages it points to."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and 2 * sum(1 for line in lines if LEADER.search(line)) > len(lines)

@@ -8,7 +8,6 @@ William Poole" for "who voted against?".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from core.calibration import Calibration
@@ -17,7 +16,7 @@ from core.orchestrator.people import is_person
 from core.orchestrator.state import Draft
 from core.orchestrator.steering import Name
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
-from core.text import FIELD, split_sentences, words
+from core.text import FIELD, LEADER, split_sentences, words
 from core.understanding import answer_kind, holds
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
@@ -199,23 +198,10 @@ def _figures(tokens: set[str]) -> set[str]:
     return {t for t in tokens if any(c.isdigit() for c in t)}
 
 
-_LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
-
-
-def contents_listing(text: str) -> bool:
-    """True for a passage most of whose lines are contents entries (leader dots to a page number).
-
-    General case: a report's table of contents names every heading, so it lies near in meaning to
-    any question about the report, yet it points at answers and states none; as evidence it takes
-    the places of the passages it points to."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    return bool(lines) and 2 * sum(1 for line in lines if _LEADER.search(line)) > len(lines)
-
-
 def readable(sentence: str) -> str:
     """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`; a contents entry
     ("Workforce ........ 27", leader dots to a page number) points at an answer and is none ("")."""
-    if _LEADER.search(sentence):
+    if LEADER.search(sentence):
         return ""
     if sentence.startswith("|"):
         cells = [c.strip() for c in sentence.strip("|").split("|")]

@@ -8,11 +8,10 @@ from dataclasses import dataclass, field
 
 from core.contracts import Evidence, RetrievalRound, RouteName, SearchFilters, TableResult
 from core.knowledge import Annotation, AnnotationQuery, SearchHit
-from core.orchestrator.extractive import contents_listing
 from core.orchestrator.structured import StructuredQuery
 from core.orchestrator.tables import aggregate_table, annotation_table, narrowing_choices
 from core.ports import Embedder, Embeddings, SearchBackend
-from core.text import snippet
+from core.text import contents_listing, snippet
 
 MAX_CHUNKS_PER_DOCUMENT = 3
 SUMMARIES_TO_DRILL = 3

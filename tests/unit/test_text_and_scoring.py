@@ -7,11 +7,11 @@ import pytest
 from core.calibration import Calibration, band_for, reason_for_band
 from core.fusion import reciprocal_rank_fusion
 from core.knowledge import SearchHit, Segment
-from core.orchestrator.extractive import contents_listing, readable
+from core.orchestrator.extractive import readable
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
 from core.orchestrator.support import mentions
-from core.text import key_terms, normalize_text, snippet, split_sentences, stem
+from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
