@@ -44,7 +44,7 @@ class Facts:
     direct: bool = False  # a command or a greeting, answered without searching
     mismatch_hits: int = 0  # relevant matches only in collections this channel cannot read
     candidates: int = 0  # evidence left after recovery
-    not_covered: str | None = None  # a period asked that the documents named do not cover
+    not_covered: str | None = None  # a name no document writes, or a period the named documents lack
     after_newest: bool = False  # the dates asked begin after the newest document
     evidence_level: EvidenceLevel = "insufficient"
     cited: bool = False  # a drafted answer with at least one valid citation
@@ -147,7 +147,7 @@ def _mismatch(state: GraphState) -> tuple[str, str, str | None]:
 
 def _not_covered(state: GraphState) -> tuple[str, str, str | None]:
     missing = state.steering.missing or ""
-    return replies.not_covered(missing), missing, "Ask about one of the periods the documents cover."
+    return replies.not_covered(missing), missing, "Ask about a name or a period the documents cover."
 
 
 def _after_newest(state: GraphState) -> tuple[str, str, str | None]:
@@ -213,7 +213,7 @@ ROWS: tuple[Row, ...] = (
         "SUCCESS", "proceed", "info", "success", "command", _direct),
     Row("only other channels' documents match", lambda f: f.mismatch_hits > 0,
         "CHANNEL_MISMATCH", "escalate", "uncertainty", "success", "channel_mismatch", _mismatch),
-    Row("the period named is not covered", lambda f: f.candidates == 0 and f.not_covered is not None,
+    Row("a name or period asked is not covered", lambda f: f.candidates == 0 and f.not_covered is not None,
         "EMPTY_SET", "fallback", "uncertainty", "success", "empty_set", _not_covered),
     Row("the dates begin after the newest document", lambda f: f.candidates == 0 and f.after_newest,
         "EMPTY_SET", "fallback", "uncertainty", "success", "empty_set", _after_newest),

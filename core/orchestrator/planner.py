@@ -85,7 +85,7 @@ class Planner:
             plan = plan.model_copy(update={"revised_query": spelled})
         # The one embedding of the question this turn: every later stage reads it from the state.
         vector = await self._embedder.embed([plan.revised_query])
-        steering = await steer(asked, self._backend, filters, vector, vocabulary)
+        steering = await steer(asked, self._backend, filters, vector, vocabulary, self._embedder.known_words)
         if vocabulary is not None:
             steering = spelled_names(steering, vocabulary.abbreviations)
         inventory = ", ".join(f"{n} {c}" for c, n in sorted(stats.categories.items())) or "no documents"

@@ -17,7 +17,7 @@ import calendar
 import datetime as dt
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import Field
 
@@ -26,7 +26,7 @@ from core.knowledge import DocumentFacets, DocumentRecord
 from core.orchestrator.period_labels import asked_periods, covered, labelled_in
 from core.orchestrator.support import mentions
 from core.ports import Embeddings, SearchBackend
-from core.text import ACRONYM, STOPWORDS, words
+from core.text import ACRONYM, STOPWORDS, stem, stems, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
 from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, is_period_phrase
@@ -45,7 +45,12 @@ plans (NOAA 18.7, GSA 20.1, DHS 55.2, USAID 113); the threshold sits between the
 WRITERS_SEEN = 0.5
 """A name's writers are known when fewer than this share of its search hits write it: the rest of the
 hits are passages near in meaning, so every passage that writes the name was among them."""
+UNKNOWN_SEARCH_HITS = 20
+"""Passages read to tell whether the collection writes a word: a word no passage has gets no lexical hit."""
 _DAYS = {d.lower() for d in calendar.day_name}
+# A proper name's word: a capital, then lower case ("Quince", "McDonald", "Wi-Fi"); not an acronym
+# ("QE", "FFR": jargon the documents spell out) nor a code ("T-bill").
+_PROPER_WORD = re.compile(r"[A-Z][a-z][A-Za-z'’-]*")
 _NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
 
 
@@ -72,7 +77,7 @@ class Steering(Contract):
     titled: list[str] = Field(default_factory=list)
     resolved: list[str] = Field(default_factory=list)  # "OPM → 9 documents", "FY 2018 → 1 document"
     mentions: list[str] = Field(default_factory=list)  # the question's own words for those names ("DOL")
-    missing: str | None = None  # a period asked that none of the named documents covers, and what they cover
+    missing: str | None = None  # a period the named documents lack (and what they cover), or a name none writes
     period_resolved: bool = False  # the period asked was found by the documents' own labels, not by dates
     by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
     writers: dict[str, list[str]] = Field(default_factory=dict)
@@ -145,14 +150,22 @@ async def steer(
     filters: SearchFilters,
     vector: Embeddings,
     vocabulary: Vocabulary | None = None,
+    common: Callable[[Sequence[str]], set[str]] | None = None,
 ) -> Steering:
-    """The documents the question names: by their facets, or by their titles when they have none."""
+    """The documents the question names: by their facets, or by their titles when they have none.
+
+    `common`: the words a general vocabulary holds whole (the embedding model's tokenizer), which a
+    question may capitalise without naming anything ("the Handbook")."""
     if vocabulary:
         resolved = resolve(question, vocabulary, await _topics(question, vocabulary, backend, filters, vector))
         # Names no facet carries (a short report's "Contoso") are still looked for in titles.
         rest = [n for n in resolved.names if not n.period and n.text not in resolved.titled]
         if not rest:
             return resolved
+        if not resolved.titled and not resolved.missing:
+            unknown = await unknown_names(rest, backend, filters, vector, common)
+            if unknown:
+                return resolved.model_copy(update={"missing": no_document_mentions(unknown), "doc_ids": None})
         by_title = await _by_titles(rest, backend, filters, vector)
         resolved = resolved.model_copy(update={"writers": by_title.writers})
         if not by_title.doc_ids:
@@ -164,7 +177,47 @@ async def steer(
     names = names_in(question)
     if not names:
         return Steering()
-    return await _by_titles(names, backend, filters, vector)
+    steering = await _by_titles(names, backend, filters, vector)
+    if not steering.titled:
+        unknown = await unknown_names(names, backend, filters, vector, common)
+        if unknown:
+            return steering.model_copy(update={"missing": no_document_mentions(unknown)})
+    return steering
+
+
+async def unknown_names(
+    names: list[Name],
+    backend: SearchBackend,
+    filters: SearchFilters,
+    vector: Embeddings,
+    common: Callable[[Sequence[str]], set[str]] | None = None,
+) -> list[str]:
+    """The question's proper names that no passage in reach writes: the documents know nothing of them.
+
+    General case: a question about a subject the collection does not have ("Quince's gross margin"
+    beside Orchard's and Bramble's filings, a drug no protocol names) is answered from the documents
+    of another subject unless the name is checked. A name is led by its distinctive word ("Quince
+    Inc.", "Eccles Building"); when no passage writes that word (by stem), nothing can be about the
+    name. Acronyms and codes are not judged so: questions use jargon ("QE", "T-bill") that the
+    documents spell out; nor are `common` words, which a question capitalises as a title ("what
+    does the Handbook say") where the documents call themselves something else."""
+    unknown: list[str] = []
+    for name in names:
+        lead = name.text.split()[0] if name.text.split() else ""
+        if name.period or name.identifier or _PROPER_WORD.fullmatch(lead) is None:
+            continue
+        if common is not None and common([lead]):
+            continue
+        hits = await backend.search_text(lead, filters, UNKNOWN_SEARCH_HITS, vector)
+        wanted = stem(lead.lower())
+        if not any(wanted in stems(words(f"{h.segment.title} {h.segment.text}".lower())) for h in hits):
+            unknown.append(name.text)
+    return unknown
+
+
+def no_document_mentions(unknown: list[str]) -> str:
+    """What the reply says of names no document writes."""
+    return f"none of the documents I can read mentions {' or '.join(unknown)}"
 
 
 async def _by_titles(names: list[Name], backend: SearchBackend, filters: SearchFilters, vector: Embeddings) -> Steering:

@@ -139,6 +139,24 @@ async def test_a_name_only_mentioned_in_passing_is_not_answered_from_other_docum
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["What was Quince's gross margin in Q3 2022?", "What was the gross margin of Quince Inc. in Q4 2022?"],
+)
+async def test_a_name_no_document_mentions_is_not_answered_from_another(app: App, question: str) -> None:
+    # No filing is Quince's and no passage writes the name: Orchard's or Bramble's margin is no answer.
+    result = await ask(app, question, now=NOW)
+    assert result.kind == "uncertainty" and not result.citations, result.answer
+    assert "Quince" in result.answer
+    assert result.reading is not None and result.reading.not_covered is not None
+    # A name the documents write is still answered ("Orchard"), and so is a period of a known name.
+    known = await ask(app, "What was the gross margin of Orchard Inc. in Q4 2022?", now=NOW)
+    assert known.kind == "answer" and "42.3" in known.answer
+    # A common word capitalised as a title names nothing, though no document writes it.
+    titled = await ask(app, "What does the Handbook say about the gross margin in Q3 2022?", now=NOW)
+    assert titled.reading is not None and titled.reading.not_covered is None
+
+
+@pytest.mark.parametrize(
     ("first", "follow_up", "file", "figure"),
     [
         ("What was Orchard's gross margin in Q3 2022?", "and in Q4 2022?", "2022 Q4 ORCH.pdf", "42.3"),

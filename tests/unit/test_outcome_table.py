@@ -23,7 +23,7 @@ REACHES: dict[str, Facts] = {
     "ambiguous before searching": Facts(ambiguity="Which product do you mean?"),
     "a command or a greeting": Facts(direct=True),
     "only other channels' documents match": Facts(mismatch_hits=4),
-    "the period named is not covered": Facts(not_covered="they cover FY 2019, FY 2020"),
+    "a name or period asked is not covered": Facts(not_covered="they cover FY 2019, FY 2020"),
     "the dates begin after the newest document": Facts(after_newest=True),
     "nothing found": Facts(),
     "evidence too weak or nothing cited": dataclasses.replace(ANSWERABLE, evidence_level="low"),
@@ -48,7 +48,7 @@ def test_row_is_reached_by_its_facts(name: str) -> None:
     [
         # What one row needs is not enough once an earlier row holds too.
         ("a stage failed", {"guardrail": "blocked"}, "a guardrail blocked the question"),
-        ("the period named is not covered", {"candidates": 2}, "evidence too weak or nothing cited"),
+        ("a name or period asked is not covered", {"candidates": 2}, "evidence too weak or nothing cited"),
         ("the dates begin after the newest document", {"candidates": 2}, "evidence too weak or nothing cited"),
         ("evidence too weak or nothing cited", {"evidence_level": "medium"}, "answered"),
         ("answered", {"cited": False}, "evidence too weak or nothing cited"),
