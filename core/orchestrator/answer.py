@@ -274,6 +274,17 @@ def _cited_text(evidence: Evidence) -> str:
     return " ".join(p for p in (evidence.title, evidence.section or "", date, evidence.text) if p)
 
 
+def _which_period(periods: dict[str, str], cited: set[str]) -> str | None:
+    """Which period an answer is from, when the question named none and its documents cover several
+    (general case: "Orchard's gross margin" read from the newest of its quarterly filings must say
+    which quarter, and which others there are)."""
+    own = list(dict.fromkeys(label for doc, label in periods.items() if doc in cited))
+    others = list(dict.fromkeys(label for doc, label in periods.items() if doc not in cited and label not in own))
+    if not own or not others:
+        return None
+    return f"No period was named: this is from {'; '.join(own)}. The documents also cover {'; '.join(others)}."
+
+
 def _notes(confidence: float, missing: list[str], state: GraphState, cited: set[str]) -> tuple[str | None, str | None]:
     """Applicability note (dates) and uncertainty note (what the sources do not cover)."""
     applicability = None
@@ -290,6 +301,8 @@ def _notes(confidence: float, missing: list[str], state: GraphState, cited: set[
         )
     elif not state.date_filter and plan is not None and plan.requested_years:
         applicability = "No sources from the requested dates matched; the answer uses other dates."
+    elif state.steering.periods:
+        applicability = _which_period(state.steering.periods, {e.doc_id for e in state.evidence if e.chunk_id in cited})
     uncertainty = None
     if missing and confidence < 0.8:
         uncertainty = "The sources do not mention: " + ", ".join(missing[:6]) + "."

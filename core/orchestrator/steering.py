@@ -83,6 +83,9 @@ class Steering(Contract):
     writers: dict[str, list[str]] = Field(default_factory=dict)
     """Acronyms no facet or title carries that only a few passages write, with the documents that do:
     an answer about "NASA's goals" must cite a passage that mentions NASA, not another agency's plan."""
+    periods: dict[str, str] = Field(default_factory=dict)
+    """When the question names no period and its names chose documents of several: each document's
+    periods in its own words, oldest first, so that the answer can say which one it is from."""
 
     def required(self) -> list[Name]:
         """What cited evidence must mention: names some title carries, names only a few passages
@@ -412,6 +415,7 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     tokens = _tokens(question)
     return Steering(
         names=[*entities, *rest],
+        periods={} if asked else _labels(doc_ids, vocabulary.facets),
         doc_ids=sorted(doc_ids) or None,
         titled=[n.text for n in entities],
         resolved=list(dict.fromkeys(resolved)),
@@ -420,6 +424,16 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_resolved=period_resolved,
         by_facets=bool(doc_ids),
     )
+
+
+def _labels(doc_ids: set[str], facets: Mapping[str, DocumentFacets]) -> dict[str, str]:
+    """Each document's periods in its own words, oldest first, when the documents cover more than one."""
+    dated = sorted(
+        (d for d in doc_ids if facets[d].periods),
+        key=lambda d: min((p.start_year, p.quarter or 0) for p in facets[d].periods),
+    )
+    labels = {d: covered(facets[d].periods) for d in dated}
+    return labels if len(set(labels.values())) > 1 else {}
 
 
 def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:

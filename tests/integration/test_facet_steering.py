@@ -138,6 +138,19 @@ async def test_a_name_only_mentioned_in_passing_is_not_answered_from_other_docum
     assert result.assessment is not None and result.assessment.names_cited is not None
 
 
+async def test_one_name_of_several_periods_is_answered_from_the_latest_and_says_which(app: App) -> None:
+    result = await ask(app, "What was Orchard's gross margin?", now=NOW)
+    assert result.kind == "answer" and "42.3" in result.answer, result.answer
+    note = result.applicability_note or ""
+    assert "2022 Q4" in note and "2022 Q3" in note, note
+    yearly = await ask(app, "How many widget models did OWS certify?", now=NOW)
+    assert "1,512" in yearly.answer
+    assert all(f"Fiscal Year {y}" in (yearly.applicability_note or "") for y in CERTIFIED)
+    # A period named is the one answered: nothing to say.
+    named = await ask(app, "What was Orchard's gross margin in Q3 2022?", now=NOW)
+    assert "43.3" in named.answer and named.applicability_note is None
+
+
 @pytest.mark.parametrize(
     "question",
     ["What was Quince's gross margin in Q3 2022?", "What was the gross margin of Quince Inc. in Q4 2022?"],
