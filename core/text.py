@@ -153,6 +153,7 @@ def normalize_label(label: str) -> str:
 
 LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
 """Leader dots, as a contents entry runs them from a heading to its page number ("Workforce ........ 27")."""
+_WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
 
 
 def contents_listing(text: str) -> bool:
@@ -160,6 +161,9 @@ def contents_listing(text: str) -> bool:
 
     General case: a report's table of contents names every heading, so it lies near in meaning to
     any question about the report, yet it points at answers and states none; as evidence it takes
-    the places of the passages it points to."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    return bool(lines) and 2 * sum(1 for line in lines if LEADER.search(line)) > len(lines)
+    the places of the passages it points to. Where a chunk cut the contents, a line of numbering alone
+    ("4.1.") is not counted, and a chunk of leader dots alone is a piece of an entry."""
+    lines = [line for line in text.splitlines() if _WORDED.search(line)]
+    if not lines:
+        return LEADER.search(text) is not None
+    return 2 * sum(1 for line in lines if LEADER.search(line)) > len(lines)

@@ -105,6 +105,9 @@ def test_a_table_of_contents_is_not_evidence() -> None:
     contents = "Contents\nMessage from the Acting Secretary ........ 3\nGoal 1: Counter Terrorism ........ 5\nWorkforce ........ 27"
     prose = "Kevin K. McAleenan: Acting Secretary. The plan names six goals.\nSee page 27 ........ for the workforce."
     assert contents_listing(contents) and not contents_listing(prose) and not contents_listing("")
+    # A chunk that cut the contents after an entry keeps the next entry's number alone.
+    assert contents_listing("4. Government Operations........................34\n4.1.")
+    assert contents_listing("...............................") and not contents_listing("4.1.")
 
     def hit(n: int, text: str) -> SearchHit:
         segment = Segment(chunk_id=f"c{n}", doc_id="plan", collection="default", position=n, text=text, title="Plan")
