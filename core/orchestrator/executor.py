@@ -169,9 +169,10 @@ class Executor:
         if route == "long_text":
             found = await self._tools.long_text(query, vector, filters, limit, round_id, boost)
             found = await self._measured(found, query) if state.hyde else found
-            return await self._with_people(state, filters, found)
+            # After the role facts, which stand for their passages (`people.as_evidence`).
+            return await self._tools.with_words(await self._with_people(state, filters, found), query, vector, filters)
         text = await self._tools.text(route, query, vector, filters, limit, round_id, boost)
-        text = await self._with_people(state, filters, text)
+        text = await self._tools.with_words(await self._with_people(state, filters, text), query, vector, filters)
         if state.hyde:
             text = await self._measured(text, query)
         named = state.structured is not None and (state.structured.named_fields or state.structured.query.numeric)

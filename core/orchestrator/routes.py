@@ -14,6 +14,8 @@ from core.ports import Embedder, Embeddings, SearchBackend
 from core.text import contents_listing, snippet
 
 MAX_CHUNKS_PER_DOCUMENT = 3
+WORD_PLACES = 2
+"""Places a confined document gives the passages that carry the question's words best (BM25)."""
 SUMMARIES_TO_DRILL = 3
 ALL_ROWS = 10_000
 
@@ -144,6 +146,23 @@ class RouteTools:
             evidence=hits_to_evidence(hits, round_id, query, "summary"),
             report=_report(round_id, "long_text", tool, query, inside, len(hits), f"top {limit}", started),
         )
+
+    async def with_words(
+        self, result: RoundResult, query: str, vector: Embeddings, filters: SearchFilters
+    ) -> RoundResult:
+        """When the question's names confine the search to one document, the passages that carry its
+        words best join the evidence too (general case: inside one document every passage is about
+        its subject, so meaning separates them less than the question's own words: "field offices"
+        is the best word match of OPM's report and its 35th by meaning)."""
+        evidence = result.evidence
+        if not filters.doc_ids or len(filters.doc_ids) != 1 or not evidence:
+            return result
+        hits = await self._backend.search_text(query, filters, WORD_PLACES + MAX_CHUNKS_PER_DOCUMENT, vector)
+        known = {e.chunk_id for e in evidence}
+        fresh = [h for h in hits if h.segment.chunk_id not in known and not contents_listing(h.segment.text)]
+        round_id, mode = evidence[0].round_id, evidence[0].mode
+        result.evidence = evidence + hits_to_evidence(fresh[:WORD_PLACES], round_id, query, mode)
+        return result
 
     async def facts(self, filters: SearchFilters) -> list[Annotation]:
         """Every "label: value" fact within the filters."""
