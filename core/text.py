@@ -154,6 +154,9 @@ def normalize_label(label: str) -> str:
 LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
 """Leader dots, as a contents entry runs them from a heading to its page number ("Workforce ........ 27")."""
 _WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
+MACHINE_ID = re.compile(r"(?<![\w-])_?[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?![\w-])", re.IGNORECASE)
+"""A UUID, as a PDF producer leaves object names in the text ("_a452994a-badb-11ec-b51f-cc2efa82ea00"):
+an id for machines, never words a reader is told."""
 
 
 def contents_listing(text: str) -> bool:

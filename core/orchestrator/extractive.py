@@ -16,7 +16,7 @@ from core.orchestrator.people import is_person
 from core.orchestrator.state import Draft
 from core.orchestrator.steering import Name
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
-from core.text import FIELD, LEADER, split_sentences, words
+from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, words
 from core.understanding import answer_kind, holds
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
@@ -200,9 +200,12 @@ def _figures(tokens: set[str]) -> set[str]:
 
 def readable(sentence: str) -> str:
     """A Markdown table row `| Width | 1,134 mm |` reads as `Width: 1,134 mm`; a contents entry
-    ("Workforce ........ 27", leader dots to a page number) points at an answer and is none ("")."""
+    ("Workforce ........ 27", leader dots to a page number) points at an answer and is none ("");
+    machine ids a PDF producer left in the text (`MACHINE_ID`) are left out."""
     if LEADER.search(sentence):
         return ""
+    if MACHINE_ID.search(sentence):
+        sentence = " ".join(MACHINE_ID.sub(" ", sentence).split())
     if sentence.startswith("|"):
         cells = [c.strip() for c in sentence.strip("|").split("|")]
         if all(set(c) <= set("-: ") for c in cells):

@@ -36,6 +36,9 @@ def test_contents_entries_are_not_answer_sentences() -> None:
     assert readable("Regulation & Research . . . . . 14") == ""
     assert readable("| Width | 1,134 mm |") == "Width: 1,134 mm"
     assert readable("The limit is EUR 150 a night.") == "The limit is EUR 150 a night."
+    # A PDF producer's object names are ids, not words: the sentence reads without them.
+    named = "_a4529b7a-badb-11ec-b51f-cc2efa82ea00 Real Estate Solutions ~ GSA leverages real estate trends."
+    assert readable(named) == "Real Estate Solutions ~ GSA leverages real estate trends."
 
 
 def test_names_keep_their_small_words() -> None:
