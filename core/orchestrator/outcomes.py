@@ -100,7 +100,10 @@ def facts(state: GraphState) -> Facts:
 
 
 def _queries(state: GraphState) -> list[str]:
-    return [r.query for r in state.rounds]
+    """What was searched, in words: a structured round's query is the question it was read from (its
+    JSON filter stays in the retrieval report)."""
+    asked = state.plan.revised_query if state.plan is not None else ""
+    return [asked if r.tool.startswith("annotations") and asked else r.query for r in state.rounds]
 
 
 def _failed(state: GraphState) -> tuple[str, str, str | None]:

@@ -190,6 +190,13 @@ class RouteTools:
             groups = await self._backend.annotations_aggregate(
                 plan.query, filters, plan.function, plan.field, plan.group_by, vectors
             )
+            if plan.function != "count" and all(g.value is None for g in groups):
+                # No matching row holds a figure to add up: "Sum of value: –" answers nothing, and
+                # the question goes on to the text (general case: "the total budget" over fields
+                # whose values are names and dates).
+                threshold = f"no figure to {plan.function} in {found.total} matching rows"
+                report = _report(round_id, route, "annotations_aggregate", query_text, filters, 0, threshold, started)
+                return RoundResult(evidence=[], report=report)
             table = aggregate_table(groups, plan.function, plan.field, plan.group_by)
         elif found.total:
             columns, rows = annotation_table(found.annotations)

@@ -139,7 +139,8 @@ async def test_off_corpus_question_gets_the_uncertainty_reply(world: World) -> N
     assert result.kind == "uncertainty" and result.citations == []
     assert result.branch in ("LOW_CONFIDENCE", "EMPTY_SET")
     assert result.next_action.action in ("clarify", "fallback")
-    assert "Searched:" in result.answer or "searched:" in result.answer
+    # Either what was searched, or (a name no document writes) that none of them mentions it.
+    assert "Searched:" in result.answer or "none of the documents I can read mentions Mona Lisa" in result.answer
     assert 1 <= len(result.retrieval_report) <= 3
 
 
