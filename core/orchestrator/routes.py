@@ -153,7 +153,7 @@ class RouteTools:
         """When the question's names confine the search to one document, the passages that carry its
         words best join the evidence too (general case: inside one document every passage is about
         its subject, so meaning separates them less than the question's own words: "field offices"
-        is the best word match of OPM's report and its 35th by meaning)."""
+        is the best word match of OPM's report and its 36th by meaning)."""
         evidence = result.evidence
         if not filters.doc_ids or len(filters.doc_ids) != 1 or not evidence:
             return result
