@@ -64,6 +64,7 @@ class _Pending:
     segments: list[Segment]
     annotations: list[Annotation]
     outcome: Outcome
+    moved_from: DocumentRecord | None = None  # the same file's record at a path that is gone
 
 
 def _not_written(report: IngestReport, path: Path, progress: IngestProgress | None) -> None:
@@ -140,11 +141,12 @@ class Ingestor:
         if progress:
             progress.start(len(files))
         pending: list[_Pending] = []
+        gone = await self._gone(collection)
         for path, root in files:
             if report.stopped:
                 _not_written(report, path, progress)
                 continue
-            outcome = await self._prepare(path, root, collection, report, pending)
+            outcome = await self._prepare(path, root, collection, report, pending, gone)
             if outcome is not None and progress:
                 progress.advance(path, outcome)
             if sum(len(p.segments) for p in pending) >= self._batch:
@@ -222,6 +224,16 @@ class Ingestor:
                 if progress:
                     progress.advance(source, "removed")
 
+    async def _gone(self, collection: str) -> dict[str, DocumentRecord]:
+        """The collection's documents whose files are no longer where they were read, by content hash.
+
+        General case: a folder moved or renamed and ingested again from its new place. Its files
+        are the documents already indexed; kept under the old paths as well, every document would
+        be there twice (and every total counted twice), with no path left to `--sync`."""
+        records = await self._registry.list_documents(collection)
+        missing = await self._executor.run(lambda: [r for r in records if not Path(r.source_path).exists()])
+        return {r.content_hash: r for r in missing}
+
     async def _prepare(
         self,
         path: Path,
@@ -229,6 +241,7 @@ class Ingestor:
         collection: str,
         report: IngestReport,
         pending: list[_Pending],
+        gone: dict[str, DocumentRecord] | None = None,
     ) -> Outcome | None:
         """Load and segment one file; returns its outcome now, or None while it awaits embedding."""
         loader = self._loaders.get(path.suffix.lower())
@@ -250,7 +263,8 @@ class Ingestor:
             report.failed.append((str(path), unreadable(exc)))
             return "failed"
         outcome: Outcome = "updated" if previous is not None else "added"
-        pending.append(_Pending(path, record, segments, annotations, outcome))
+        moved_from = gone.pop(content_hash, None) if gone is not None and previous is None else None
+        pending.append(_Pending(path, record, segments, annotations, outcome, moved_from))
         return None
 
     def _shape(self, loaded: LoadedDocument, record: DocumentRecord) -> tuple[list[Segment], list[Annotation]]:
@@ -297,6 +311,11 @@ class Ingestor:
                 if progress:
                     progress.advance(item.path, "failed")
                 continue
+            if item.moved_from is not None:
+                # Written at its new path: the copy indexed under the path that is gone goes.
+                await self._backend.delete_document(item.moved_from.doc_id)
+                await self._registry.remove(item.moved_from.doc_id)
+                report.removed.append(item.moved_from.source_path)
             report.segments += sum(1 for s in item.segments if s.kind == "segment")
             report.annotations += len(item.annotations)
             getattr(report, item.outcome).append(str(item.path))

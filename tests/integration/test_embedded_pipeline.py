@@ -273,3 +273,33 @@ async def test_files_read_by_an_older_reading_are_read_again(
     vector = await onnx_embedder.embed(["Tomas Verhoef"])
     hits = await backend.search_text("Tomas Verhoef", SearchFilters(), 5, vector)
     assert any("Tomas Verhoef: Director, signed May 4, 2026" in h.segment.text for h in hits)
+
+
+async def test_a_moved_folder_ingested_again_replaces_its_documents(
+    tmp_path: Path, database: Database, onnx_embedder: Any, executor: Any
+) -> None:
+    """A folder renamed and ingested from its new place holds the documents already indexed: they
+    are not indexed twice (every count would double), and the old paths, gone, are removed."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    backend = EmbeddedSearchBackend(
+        path=tmp_path / "search.sqlite3",
+        executor=executor,
+        model_name=onnx_embedder.model_name,
+        dimension=onnx_embedder.dimension,
+    )
+    registry = SqlDocumentRegistry(database=database)
+    ingestor = _ingestor(backend, onnx_embedder, executor, registry)
+    first = await ingestor.ingest([corpus])
+    count = len(first.added)
+    moved = corpus.rename(tmp_path / "renamed")
+    again = await ingestor.ingest([moved])
+    assert len(again.added) == count and sorted(again.removed) == sorted(first.added)
+    records = await registry.list_documents()
+    assert len(records) == count and all(r.source_path.startswith(str(moved)) for r in records)
+    assert (await backend.health()).documents == count
+    # A copy whose original is still in place is a document of its own.
+    shutil.copy(moved / "handbook" / "employee-handbook.md", tmp_path / "copy.md")
+    copy = await ingestor.ingest([tmp_path / "copy.md"])
+    assert copy.added == [str(tmp_path / "copy.md")] and copy.removed == []
+    await backend.close()
