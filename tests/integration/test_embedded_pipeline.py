@@ -40,17 +40,22 @@ def _ingestor(backend: Any, embedder: Any, executor: Any, registry: Any) -> Inge
     )
 
 
+def _model_backend(tmp_path: Path, embedder: Any, executor: Any) -> EmbeddedSearchBackend:
+    """An embedded index in `tmp_path` for the real model's vectors."""
+    return EmbeddedSearchBackend(
+        path=tmp_path / "search.sqlite3",
+        executor=executor,
+        model_name=embedder.model_name,
+        dimension=embedder.dimension,
+    )
+
+
 async def test_sample_corpus_ingests_once_and_updates_changed_files(
     tmp_path: Path, database: Database, onnx_embedder: Any, executor: Any
 ) -> None:
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_CORPUS, corpus)
-    backend = EmbeddedSearchBackend(
-        path=tmp_path / "search.sqlite3",
-        executor=executor,
-        model_name=onnx_embedder.model_name,
-        dimension=onnx_embedder.dimension,
-    )
+    backend = _model_backend(tmp_path, onnx_embedder, executor)
     ingestor = _ingestor(backend, onnx_embedder, executor, SqlDocumentRegistry(database=database))
     first = await ingestor.ingest([corpus])
     markdown_and_text = [p for p in corpus.rglob("*") if p.is_file()]
@@ -252,12 +257,7 @@ async def test_files_read_by_an_older_reading_are_read_again(
             ("Message from the Director", "We served harbour users.", ["Tomas Verhoef", "Director", "May 4, 2026"])
         ],
     )
-    backend = EmbeddedSearchBackend(
-        path=tmp_path / "search.sqlite3",
-        executor=executor,
-        model_name=onnx_embedder.model_name,
-        dimension=onnx_embedder.dimension,
-    )
+    backend = _model_backend(tmp_path, onnx_embedder, executor)
     registry = SqlDocumentRegistry(database=database)
     ingestor = _ingestor(backend, onnx_embedder, executor, registry)
     assert len((await ingestor.ingest([corpus])).added) == 1
@@ -282,12 +282,7 @@ async def test_a_moved_folder_ingested_again_replaces_its_documents(
     are not indexed twice (every count would double), and the old paths, gone, are removed."""
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_CORPUS, corpus)
-    backend = EmbeddedSearchBackend(
-        path=tmp_path / "search.sqlite3",
-        executor=executor,
-        model_name=onnx_embedder.model_name,
-        dimension=onnx_embedder.dimension,
-    )
+    backend = _model_backend(tmp_path, onnx_embedder, executor)
     registry = SqlDocumentRegistry(database=database)
     ingestor = _ingestor(backend, onnx_embedder, executor, registry)
     first = await ingestor.ingest([corpus])
