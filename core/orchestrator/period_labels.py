@@ -65,3 +65,13 @@ def labelled_in(docs: list[str], asked: list[Asked], facets: Mapping[str, Docume
     best = max(scores.values())
     labelled = any(a.labelled for a in asked)
     return {d for d, score in scores.items() if score == best and (best == 2 or (best == 1 and labelled))}, best
+
+
+def each_period(doc_ids: set[str], facets: Mapping[str, DocumentFacets]) -> dict[str, str]:
+    """Each document's periods in its own words, oldest first, when the documents cover more than one."""
+    dated = sorted(
+        (d for d in doc_ids if facets[d].periods),
+        key=lambda d: min((p.start_year, p.quarter or 0) for p in facets[d].periods),
+    )
+    labels = {d: covered(facets[d].periods) for d in dated}
+    return labels if len(set(labels.values())) > 1 else {}

@@ -23,10 +23,11 @@ from pydantic import Field
 
 from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
-from core.orchestrator.period_labels import asked_periods, covered, labelled_in
+from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
 from core.orchestrator.support import mentions
+from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
-from core.text import ACRONYM, STOPWORDS, stem, stems, words
+from core.text import ACRONYM, STOPWORDS, words
 from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
 from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, is_period_phrase
@@ -45,12 +46,7 @@ plans (NOAA 18.7, GSA 20.1, DHS 55.2, USAID 113); the threshold sits between the
 WRITERS_SEEN = 0.5
 """A name's writers are known when fewer than this share of its search hits write it: the rest of the
 hits are passages near in meaning, so every passage that writes the name was among them."""
-UNKNOWN_SEARCH_HITS = 20
-"""Passages read to tell whether the collection writes a word: a word no passage has gets no lexical hit."""
 _DAYS = {d.lower() for d in calendar.day_name}
-# A proper name's word: a capital, then lower case ("Quince", "McDonald", "Wi-Fi"); not an acronym
-# ("QE", "FFR": jargon the documents spell out) nor a code ("T-bill").
-_PROPER_WORD = re.compile(r"[A-Z][a-z][A-Za-z'’-]*")
 _NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
 
 
@@ -186,41 +182,6 @@ async def steer(
         if unknown:
             return steering.model_copy(update={"missing": no_document_mentions(unknown)})
     return steering
-
-
-async def unknown_names(
-    names: list[Name],
-    backend: SearchBackend,
-    filters: SearchFilters,
-    vector: Embeddings,
-    common: Callable[[Sequence[str]], set[str]] | None = None,
-) -> list[str]:
-    """The question's proper names that no passage in reach writes: the documents know nothing of them.
-
-    General case: a question about a subject the collection does not have ("Quince's gross margin"
-    beside Orchard's and Bramble's filings, a drug no protocol names) is answered from the documents
-    of another subject unless the name is checked. A name is led by its distinctive word ("Quince
-    Inc.", "Eccles Building"); when no passage writes that word (by stem), nothing can be about the
-    name. Acronyms and codes are not judged so: questions use jargon ("QE", "T-bill") that the
-    documents spell out; nor are `common` words, which a question capitalises as a title ("what
-    does the Handbook say") where the documents call themselves something else."""
-    unknown: list[str] = []
-    for name in names:
-        lead = name.text.split()[0] if name.text.split() else ""
-        if name.period or name.identifier or _PROPER_WORD.fullmatch(lead) is None:
-            continue
-        if common is not None and common([lead]):
-            continue
-        hits = await backend.search_text(lead, filters, UNKNOWN_SEARCH_HITS, vector)
-        wanted = stem(lead.lower())
-        if not any(wanted in stems(words(f"{h.segment.title} {h.segment.text}".lower())) for h in hits):
-            unknown.append(name.text)
-    return unknown
-
-
-def no_document_mentions(unknown: list[str]) -> str:
-    """What the reply says of names no document writes."""
-    return f"none of the documents I can read mentions {' or '.join(unknown)}"
 
 
 async def _by_titles(names: list[Name], backend: SearchBackend, filters: SearchFilters, vector: Embeddings) -> Steering:
@@ -415,7 +376,7 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     tokens = _tokens(question)
     return Steering(
         names=[*entities, *rest],
-        periods={} if asked else _labels(doc_ids, vocabulary.facets),
+        periods={} if asked else each_period(doc_ids, vocabulary.facets),
         doc_ids=sorted(doc_ids) or None,
         titled=[n.text for n in entities],
         resolved=list(dict.fromkeys(resolved)),
@@ -424,16 +385,6 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_resolved=period_resolved,
         by_facets=bool(doc_ids),
     )
-
-
-def _labels(doc_ids: set[str], facets: Mapping[str, DocumentFacets]) -> dict[str, str]:
-    """Each document's periods in its own words, oldest first, when the documents cover more than one."""
-    dated = sorted(
-        (d for d in doc_ids if facets[d].periods),
-        key=lambda d: min((p.start_year, p.quarter or 0) for p in facets[d].periods),
-    )
-    labels = {d: covered(facets[d].periods) for d in dated}
-    return labels if len(set(labels.values())) > 1 else {}
 
 
 def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:
