@@ -289,6 +289,7 @@ class Assessment(Contract):
     missing: list[str] = Field(default_factory=list)
     names_cited: bool | None = None  # every name the question steers by is in the cited sources
     withheld: str | None = None  # why the support gate withheld an answer
+    occasion: bool = False  # the dates asked picked one occasion's documents: its words judged the passages
     outcome: str  # the row of `respond`'s table: "LOW_CONFIDENCE / confidence_too_low_clarify"
 
 

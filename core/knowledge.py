@@ -228,6 +228,7 @@ class CollectionStats(Contract):
     categories: dict[str, int] = Field(default_factory=dict)
     annotated_documents: int = 0
     newest: dt.date | None = None  # the newest document date: where "latest" and "current" look
+    oldest: dt.date | None = None  # the oldest document date: no document records an occasion before it
 
     @property
     def annotation_coverage(self) -> float:

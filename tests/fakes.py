@@ -185,7 +185,11 @@ class InMemorySearchBackend:
         annotated = sum(1 for doc in docs if self.annotations.get(doc))
         dates = [s.date for s in self.segments.values() if s.date is not None and self._passes(s, filters)]
         return CollectionStats(
-            documents=len(docs), categories=categories, annotated_documents=annotated, newest=max(dates, default=None)
+            documents=len(docs),
+            categories=categories,
+            annotated_documents=annotated,
+            newest=max(dates, default=None),
+            oldest=min(dates, default=None),
         )
 
     def _text_ranking(self, query: str, filters: SearchFilters, limit: int) -> list[str]:

@@ -321,11 +321,13 @@ class ElasticsearchBackend(IndexLifecycle):
         annotated = await self.client.search(index=self.annotations, body=bodies.annotated_documents_body(filters))
         # A max over no dated document is null; with a `format`, Elasticsearch adds `value_as_string`.
         newest = found["aggregations"].get("newest") or {}
+        oldest = found["aggregations"].get("oldest") or {}
         return CollectionStats(
             documents=int(found["aggregations"]["documents"]["value"]),
             categories={b["key"]: int(b["documents"]["value"]) for b in buckets},
             annotated_documents=int(annotated["aggregations"]["documents"]["value"]),
             newest=dt.date.fromisoformat(newest["value_as_string"][:10]) if newest.get("value_as_string") else None,
+            oldest=dt.date.fromisoformat(oldest["value_as_string"][:10]) if oldest.get("value_as_string") else None,
         )
 
     async def health(self) -> ToolHealth:

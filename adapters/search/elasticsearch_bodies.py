@@ -207,13 +207,14 @@ def annotations_body(filters: SearchFilters, limit: int) -> dict[str, Any]:
 
 
 def stats_body(filters: SearchFilters) -> dict[str, Any]:
-    """Documents per category and the newest document date, within the filters."""
+    """Documents per category and the newest and oldest document dates, within the filters."""
     return {
         "size": 0,
         "query": {"bool": {"filter": filter_clauses(filters)}},
         "aggs": {
             "documents": {"cardinality": {"field": "doc_id"}},
             "newest": {"max": {"field": "date", "format": "strict_date"}},
+            "oldest": {"min": {"field": "date", "format": "strict_date"}},
             "categories": {
                 "terms": {"field": "category", "missing": "unknown", "size": 10},
                 "aggs": {"documents": {"cardinality": {"field": "doc_id"}}},

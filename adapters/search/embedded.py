@@ -331,14 +331,15 @@ class EmbeddedSearchBackend:
                 params,
             ).fetchall()
             categories = {str(c): int(n) for c, n in rows}
-            newest = db.execute(
-                f"SELECT max(s.date) FROM segments s WHERE s.kind = 'segment' {where}", params
-            ).fetchone()
+            newest, oldest = db.execute(
+                f"SELECT max(s.date), min(s.date) FROM segments s WHERE s.kind = 'segment' {where}", params
+            ).fetchone() or (None, None)
             return CollectionStats(
                 documents=sum(categories.values()),
                 categories=categories,
                 annotated_documents=self._annotations.annotated_documents(db, filters),
-                newest=dt.date.fromisoformat(newest[0]) if newest and newest[0] else None,
+                newest=dt.date.fromisoformat(newest) if newest else None,
+                oldest=dt.date.fromisoformat(oldest) if oldest else None,
             )
 
         return await self._read(count)

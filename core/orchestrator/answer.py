@@ -214,26 +214,44 @@ class AnswerWriter:
     ) -> str | None:
         """Why the evidence does not support the question (None when it does): the support gate.
 
-        Support below its calibrated threshold, or sources that carry less than the calibrated
-        `coverage` share of the question's words (a close meaning about something else: "what do we
-        pay for overtime" against "overtime is compensated with time off"), withhold the answer."""
+        Support below its calibrated threshold (not judged inside one occasion's documents), or
+        sources that carry less than the calibrated `coverage` share of the question's words (a close
+        meaning about something else: "what do we pay for overtime" against "overtime is compensated
+        with time off"), withhold the answer."""
         # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
             n.text
-            for n in state.steering.required()
+            for n in [*state.steering.required(), *_full_names(state)]
             if not mentions(cited_text, n.variants) and not any(n.covers(d) for d in dates)
         ]
         if absent:
             return NOT_ABOUT + " and ".join(absent)
         detail = f"; they do not mention {', '.join(missing[:6])}" if missing else ""
-        if support < self._calibration.support:
+        # Inside one occasion's documents the meaning half of support says nothing (`Executor._occasion`).
+        if support < self._calibration.support and not state.occasion:
             threshold = self._calibration.support
             return f"the sources found do not support the question (support {support:.2f} < {threshold:.2f}{detail})"
         if words < self._calibration.coverage:
             threshold = self._calibration.coverage
             return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
         return None
+
+
+def _full_names(state: GraphState) -> list[Name]:
+    """Inside one occasion's documents (`GraphState.occasion`), the question's names of several words
+    that steering does not already require: "Bank of Canada" in a question dated to a meeting whose
+    documents do not write it asks about another institution's decision (general case: the words
+    gate alone would let the occasion's passages about "bank" and "rate" answer it). Single words
+    stay free: "Fed", "Treasuries" are the question's shorthand for what the documents spell out."""
+    if not state.occasion:
+        return []
+    required = {n.text for n in state.steering.required()}
+    return [
+        n
+        for n in state.steering.names
+        if len(n.text.split()) > 1 and not (n.period or n.identifier) and n.text not in required
+    ]
 
 
 def _about_the_names(

@@ -9,6 +9,7 @@ from core.contracts import Evidence
 from core.orchestrator.state import GraphState
 from core.orchestrator.steering import Name
 from core.orchestrator.support import mentions, term_share
+from core.understanding.periods import occasions
 
 SUPPORT_MARGIN = 0.2
 # For "latest": passages whose share of the question's words is this close to the best share
@@ -105,6 +106,22 @@ def recent_since(state: GraphState) -> dt.date | None:
     if intake is None or not intake.recent_year_window or intake.year_mode == "explicit" or newest is None:
         return None
     return newest.replace(year=newest.year - intake.recent_year_window, day=min(newest.day, 28))
+
+
+def before_oldest(state: GraphState) -> bool:
+    """The question dates an occasion ("at the December 1990 meeting", "in its FY 2010 report") that
+    ends before the oldest document: no document records it, and a later one must not stand in for
+    it. Only an occasion: a later document may well report on earlier dates ("the program started in
+    May 2012" in a 2016 report). A period the documents' own labels cover is not before them."""
+    plan = state.plan
+    if plan is None or plan.date_end is None or state.oldest is None or state.steering.period_resolved:
+        return False
+    return plan.date_end < state.oldest and bool(occasions(plan.original_query))
+
+
+def outside_dates(state: GraphState) -> bool:
+    """The dates asked lie where no document can answer for them (`after_newest`, `before_oldest`)."""
+    return after_newest(state) or before_oldest(state)
 
 
 def after_newest(state: GraphState) -> bool:

@@ -10,6 +10,7 @@ from core.orchestrator.evidence import (
     most_recent,
     naming_all,
     newest_versions,
+    outside_dates,
     recent_since,
     strength,
     supporting,
@@ -24,6 +25,9 @@ from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
 from core.understanding import answer_kind
 
 RECENCY_BOOST = 0.3
+OCCASION_DOCUMENTS = 2
+"""A date window holding this many documents at most is one occasion's record (a meeting's statement
+and its minutes; a filing and its amendment): see `Executor._occasion`."""
 
 
 class Executor:
@@ -41,6 +45,7 @@ class Executor:
         reranker_configured: bool = False,
     ) -> None:
         self._tools = RouteTools(backend=backend, embedder=embedder)
+        self._backend = backend
         self._embedder = embedder
         self._calibration = calibration
         self._clock = clock
@@ -53,9 +58,10 @@ class Executor:
         assert state.plan is not None
         assert state.route is not None
         plan = state.plan
-        if after_newest(state):
-            # No document can report dates after the newest one; nothing is searched.
-            return {"rounds": [_nothing_after_newest(state)], "candidates": [], "evidence": [], "table": None}
+        if outside_dates(state):
+            # No document can report dates after the newest one, nor record an occasion before the
+            # oldest; nothing is searched.
+            return {"rounds": [_nothing_outside(state)], "candidates": [], "evidence": [], "table": None}
         if state.steering.missing:
             # The documents named do not cover the period asked: another period's figure is not an answer.
             return {
@@ -78,6 +84,7 @@ class Executor:
         )
         window = base.model_copy(update={"date_start": plan.date_start, "date_end": plan.date_end})
         round_id = len({r.round_id for r in state.rounds}) + 1
+        occasion = dated and await self._occasion(window)
         result = await self._round(state, window if dated else base, round_id)
         since = recent_since(state)
         if since is not None and not dated and state.route.route != "structured":
@@ -112,7 +119,9 @@ class Executor:
         identifiers = [n for n in state.steering.names if n.identifier]
         if identifiers:
             result.evidence = naming_all(result.evidence, identifiers, self._calibration.medium)
-        relevant = supporting(result.evidence, self._calibration.low)
+        # Documents of other dates filled in: the occasion's own matched nothing, and the floor holds.
+        occasion = occasion and bool(result.evidence) and not out_of_range
+        relevant = supporting(result.evidence, 0.0 if occasion else self._calibration.low)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, content_terms(plan.original_query))
         if plan.year_mode == "explicit" and plan.requested_years and not state.steering.period_resolved:
@@ -134,11 +143,25 @@ class Executor:
             "candidates": result.evidence,
             "evidence": relevant,
             "out_of_range_used": out_of_range and any(e.date is not None for e in relevant),
+            "occasion": occasion,
             "table": table,
             "overflow": max(0, table.total - table.shown) if table else 0,
             "choices": result.choices,
             "rerank_bypassed": bypassed,
         }
+
+    async def _occasion(self, window: SearchFilters) -> bool:
+        """True when the question's dates pick one occasion's documents (at most `OCCASION_DOCUMENTS`).
+
+        General case: a date names an occasion ("at the Dec 2015 meeting", "what did they do on
+        March 3, 2020") as a name picks a company's filing. Every passage of those documents is about
+        the occasion, so the relevance floor and the meaning half of the support measure, calibrated
+        for passages found anywhere in a collection, do not tell which passage answers; the
+        question's own words (the support gate's word share) and names do. A casual question ("liftoff
+        in dec 2015 - what range did they move the FFR to") meets the answering sentence at a cosine
+        of 0.2, far under the floor, while its words and its date are all there.
+        """
+        return 0 < (await self._backend.stats(window)).documents <= OCCASION_DOCUMENTS
 
     async def _rerank(self, query: str, evidence: list[Evidence], pool: int) -> list[Evidence]:
         """Cross-encoder probabilities become relevance; the pool is reordered by them."""
@@ -269,6 +292,9 @@ class Executor:
         level = self._calibration_level([e.relevance for e in state.evidence], state)
         if level == "low" and self._supported(state):
             level = "medium"
+        if level in ("low", "insufficient") and state.occasion and state.evidence:
+            # The occasion's documents cover the question; the support gate's words judge the passage.
+            level = "medium"
         if not state.evidence and state.candidates:
             level = "low" if max(e.relevance for e in state.candidates) >= self._calibration.low else "insufficient"
         update: dict[str, object] = {"evidence_level": level}
@@ -297,10 +323,13 @@ def _not_searched(state: GraphState, why: str, filters: SearchFilters | None = N
     )
 
 
-def _nothing_after_newest(state: GraphState) -> RetrievalRound:
+def _nothing_outside(state: GraphState) -> RetrievalRound:
     assert state.plan is not None
     filters = SearchFilters(
         collections=state.collections, date_start=state.plan.date_start, date_end=state.plan.date_end
     )
-    newest = state.newest.isoformat() if state.newest else "unknown"
-    return _not_searched(state, f"the dates asked begin after the newest document ({newest})", filters)
+    if after_newest(state):
+        newest = state.newest.isoformat() if state.newest else "unknown"
+        return _not_searched(state, f"the dates asked begin after the newest document ({newest})", filters)
+    oldest = state.oldest.isoformat() if state.oldest else "unknown"
+    return _not_searched(state, f"the occasion asked ends before the oldest document ({oldest})", filters)

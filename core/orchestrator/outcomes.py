@@ -11,7 +11,7 @@ from core.errors import SearchUnavailableError
 from core.orchestrator import replies
 from core.orchestrator.answer import CITATION_MARK
 from core.orchestrator.compose import overflow_question
-from core.orchestrator.evidence import after_newest
+from core.orchestrator.evidence import after_newest, before_oldest
 from core.orchestrator.state import Draft, GraphState
 from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 
@@ -46,6 +46,7 @@ class Facts:
     candidates: int = 0  # evidence left after recovery
     not_covered: str | None = None  # a name no document writes, or a period the named documents lack
     after_newest: bool = False  # the dates asked begin after the newest document
+    before_oldest: bool = False  # the occasion asked ends before the oldest document
     evidence_level: EvidenceLevel = "insufficient"
     cited: bool = False  # a drafted answer with at least one valid citation
     withheld: str | None = None  # why the support gate withholds the drafted answer
@@ -91,6 +92,7 @@ def facts(state: GraphState) -> Facts:
         candidates=len(state.candidates),
         not_covered=state.steering.missing,
         after_newest=state.newest is not None and state.plan is not None and after_newest(state),
+        before_oldest=before_oldest(state),
         evidence_level=state.evidence_level,
         cited=draft is not None and bool(draft.citations),
         withheld=reflection.unsupported if reflection else None,
@@ -163,6 +165,16 @@ def _after_newest(state: GraphState) -> tuple[str, str, str | None]:
     )
 
 
+def _before_oldest(state: GraphState) -> tuple[str, str, str | None]:
+    assert state.oldest is not None
+    assert state.plan is not None
+    return (
+        replies.before_oldest(state.oldest, state.plan.date_start, state.plan.date_end),
+        f"the occasion asked ends before the oldest document ({state.oldest.isoformat()})",
+        f"Ask about dates from {state.oldest.isoformat()} on.",
+    )
+
+
 def _nothing(state: GraphState) -> tuple[str, str, str | None]:
     return replies.empty_set(_queries(state)), "no candidates after recovery", "Try other words or a wider date range."
 
@@ -220,6 +232,8 @@ ROWS: tuple[Row, ...] = (
         "EMPTY_SET", "fallback", "uncertainty", "success", "empty_set", _not_covered),
     Row("the dates begin after the newest document", lambda f: f.candidates == 0 and f.after_newest,
         "EMPTY_SET", "fallback", "uncertainty", "success", "empty_set", _after_newest),
+    Row("the occasion ends before the oldest document", lambda f: f.candidates == 0 and f.before_oldest,
+        "EMPTY_SET", "fallback", "uncertainty", "success", "empty_set", _before_oldest),
     Row("nothing found", lambda f: f.candidates == 0,
         "EMPTY_SET", "fallback", "uncertainty", "success", "empty_set", _nothing),
     Row("evidence too weak or nothing cited", lambda f: f.evidence_level in ("low", "insufficient") or not f.cited,

@@ -116,6 +116,7 @@ class Planner:
             "query_vector": vector,
             "steering": steering,
             "newest": stats.newest,
+            "oldest": stats.oldest,
         }
         if self._llm.enabled:
             offered = (["structured"] if matches else []) + ["hybrid", "long_text"]

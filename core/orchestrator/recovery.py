@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.contracts import ExecutionPlan
 from core.llm.gateway import LlmGateway
-from core.orchestrator.evidence import after_newest
+from core.orchestrator.evidence import outside_dates
 from core.orchestrator.state import GraphState, RecoveryStep
 from core.prompts import reformulate as reformulate_prompt
 from core.text import key_terms
@@ -12,7 +12,7 @@ from core.text import key_terms
 
 def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     """The next recovery step that can still change the outcome, or None (`llm`: a model can reformulate)."""
-    if len({r.round_id for r in state.rounds}) >= state.budgets.max_rounds or after_newest(state):
+    if len({r.round_id for r in state.rounds}) >= state.budgets.max_rounds or outside_dates(state):
         return None
     plan = state.plan
     if plan is None:

@@ -85,6 +85,15 @@ def after_newest(newest: dt.date, start: dt.date | None, end: dt.date | None) ->
     )
 
 
+def before_oldest(oldest: dt.date, start: dt.date | None, end: dt.date | None) -> str:
+    """The occasion asked comes before every document: say so rather than answer from later ones."""
+    asked = f"{start.isoformat()} to {end.isoformat()}" if start and end else f"up to {end or oldest}"
+    return (
+        f"I can't answer for {asked}: the oldest document I can read is dated {oldest.isoformat()}, "
+        "so none of them records what happened then."
+    )
+
+
 def not_covered(missing: str) -> str:
     """A period asked that the documents named do not cover: say what they do cover."""
     return f"I can't answer that from the documents: {missing}."

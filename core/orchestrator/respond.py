@@ -88,6 +88,7 @@ def build_result(state: GraphState, clock: Clock) -> OrchestrationResult:
             missing=state.reflection.coverage.missing if state.reflection else [],
             names_cited=_names_cited(state),
             withheld=state.reflection.unsupported if state.reflection else None,
+            occasion=state.occasion,
             outcome=f"{outcome.branch} / {outcome.final_reason} ({outcome.row})",
         ),
     )

@@ -85,6 +85,7 @@ class GraphState(BaseModel):
     query_vector: Any = None  # `Embeddings` of the revised query, embedded once per turn (plan)
     steering: Steering = Field(default_factory=Steering)
     newest: dt.date | None = None  # the newest document date the channel can read (plan)
+    oldest: dt.date | None = None  # the oldest one (plan)
     date_filter: bool = True
     recoveries: list[RecoveryStep] = Field(default_factory=list)
     hyde: str | None = None  # a hypothetical passage the vector leg searches by (reformulation)
@@ -93,6 +94,7 @@ class GraphState(BaseModel):
     candidates: list[Evidence] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
     out_of_range_used: bool = False
+    occasion: bool = False  # the date window picked one occasion's documents (`Executor._occasion`)
     table: TableResult | None = None
     overflow: int = 0
     choices: tuple[str, list[tuple[str, int]]] | None = None

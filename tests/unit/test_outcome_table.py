@@ -8,9 +8,11 @@ import datetime as dt
 
 import pytest
 
-from core.contracts import Citation, Evidence, IntakeResult, RouteDecision, Turn
+from core.contracts import Citation, Evidence, ExecutionPlan, IntakeResult, RouteDecision, Turn
+from core.orchestrator.evidence import before_oldest
 from core.orchestrator.outcomes import ROWS, Facts, decide, facts, row_for
 from core.orchestrator.state import Draft, GraphState, Reflection
+from core.orchestrator.steering import Steering
 from core.orchestrator.tables import OVERFLOW_CLARIFY_ROWS
 
 # The smallest facts that reach each row; a row's facts are those of a turn that searched, found
@@ -25,6 +27,7 @@ REACHES: dict[str, Facts] = {
     "only other channels' documents match": Facts(mismatch_hits=4),
     "a name or period asked is not covered": Facts(not_covered="they cover FY 2019, FY 2020"),
     "the dates begin after the newest document": Facts(after_newest=True),
+    "the occasion ends before the oldest document": Facts(before_oldest=True),
     "nothing found": Facts(),
     "evidence too weak or nothing cited": dataclasses.replace(ANSWERABLE, evidence_level="low"),
     "the sources do not support the answer": dataclasses.replace(ANSWERABLE, withheld="names no one"),
@@ -50,6 +53,12 @@ def test_row_is_reached_by_its_facts(name: str) -> None:
         ("a stage failed", {"guardrail": "blocked"}, "a guardrail blocked the question"),
         ("a name or period asked is not covered", {"candidates": 2}, "evidence too weak or nothing cited"),
         ("the dates begin after the newest document", {"candidates": 2}, "evidence too weak or nothing cited"),
+        ("the occasion ends before the oldest document", {"candidates": 2}, "evidence too weak or nothing cited"),
+        (
+            "the occasion ends before the oldest document",
+            {"after_newest": True},
+            "the dates begin after the newest document",
+        ),
         ("evidence too weak or nothing cited", {"evidence_level": "medium"}, "answered"),
         ("answered", {"cited": False}, "evidence too weak or nothing cited"),
         ("answered", {"evidence_level": "insufficient"}, "evidence too weak or nothing cited"),
@@ -142,3 +151,24 @@ def test_facts_are_read_off_the_graph_state() -> None:
     assert decide(state.model_copy(update={"intake": None})).row == "no question to answer"
     ambiguous = state.model_copy(update={"intake": _intake(blocking_ambiguity="Which plan?")})
     assert decide(ambiguous).answer == "Which plan?"
+
+
+def test_an_occasion_dated_before_the_oldest_document_is_outside_the_documents() -> None:
+    def before(question: str, start: str, end: str, **changes: object) -> bool:
+        plan = ExecutionPlan(
+            original_query=question,
+            revised_query=question,
+            date_start=dt.date.fromisoformat(start),
+            date_end=dt.date.fromisoformat(end),
+        )
+        state = _answered_state(plan=plan, oldest=dt.date(1993, 2, 3), **changes)
+        return before_oldest(state)
+
+    assert before("Who dissented at the December 1990 FOMC meeting?", "1990-12-01", "1990-12-31")
+    # A later document may report an earlier date: only a dated occasion is outside the documents.
+    assert not before("How many barges did the program start with in May 1990?", "1990-05-01", "1990-05-31")
+    assert not before("Who dissented at the March 1993 meeting?", "1993-03-01", "1993-03-31")
+    # A period the documents' own labels resolved ("in the FY 1992 report") is covered, whatever its dates.
+    assert not before(
+        "What did OPM say in its FY 1992 report?", "1991-10-01", "1992-09-30", steering=Steering(period_resolved=True)
+    )
