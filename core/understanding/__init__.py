@@ -6,7 +6,15 @@ asks here rather than keeping its own pattern.
 """
 
 from core.understanding.answers import AnswerKind, answer_kind, holds, measure_words, question_parts
-from core.understanding.dates import DATEPARSER_LOCK, DateHints, Period, date_hints, read_date, read_period
+from core.understanding.dates import (
+    DATEPARSER_LOCK,
+    DateHints,
+    Period,
+    date_hints,
+    full_years,
+    read_date,
+    read_period,
+)
 from core.understanding.periods import (
     DATE_PHRASE,
     MONTHS,
@@ -43,6 +51,7 @@ __all__ = [
     "constraints",
     "date_hints",
     "first_pronoun",
+    "full_years",
     "holds",
     "is_date_word",
     "is_year",

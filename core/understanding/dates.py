@@ -44,6 +44,7 @@ _DEADLINE = re.compile(
 )
 """A deadline ("by September 30, 2023", "by FY 2026") is a date a plan sets for a target, not the time
 the question is about: it does not narrow which documents are read (a 2022 plan states 2026 goals)."""
+_SHORT_YEAR = re.compile(rf"\b((?:{MONTH})\.?)\s*['\u2019\u2018](\d{{2}})\b", re.IGNORECASE)
 _RECENT = re.compile(r"\b(?:recent|recently|latest|newest|current|currently|now)\b", re.IGNORECASE)
 
 
@@ -89,6 +90,21 @@ def read_date(phrase: str) -> dt.date | None:
     """A date written out in full ("30 June 2025", "June 30, 2025")."""
     period = read_period(phrase, dt.date(2000, 1, 1))  # an absolute date needs no base
     return period.start if period else None
+
+
+def full_years(text: str, today: dt.date) -> str:
+    """A month with a two-digit year written with its four ("Mar '97" → "Mar 1997", "dec ’08" →
+    "dec 2008"): the latest year ending in those digits, up to next year.
+
+    General case: chat writes a year short after a month; every reader of dates (the date window,
+    the occasion a date names, the documents' period labels) reads four digits.
+    """
+
+    def full(match: re.Match[str]) -> str:
+        year = today.year // 100 * 100 + int(match[2])
+        return f"{match[1]} {year - 100 if year > today.year + 1 else year}"
+
+    return _SHORT_YEAR.sub(full, text)
 
 
 def date_hints(text: str, today: dt.date) -> DateHints:

@@ -9,6 +9,7 @@ import pytest
 from adapters.annotations.units import UnitNormalizer, UnitQuantityReader
 from core.errors import GuardrailsViolationError
 from core.orchestrator.intake import run_intake as _run_intake
+from core.understanding import full_years
 
 TODAY = dt.date(2026, 11, 21)
 QUANTITIES = UnitQuantityReader(units=UnitNormalizer())
@@ -23,6 +24,30 @@ def test_years_become_an_explicit_date_window() -> None:
     assert intake.year_mode == "explicit"
     assert intake.requested_years == [2022, 2024]
     assert (intake.date_start, intake.date_end) == (dt.date(2022, 1, 1), dt.date(2024, 12, 31))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("Mar '97 tightening - where did the rate go?", dt.date(1997, 3, 1), dt.date(1997, 3, 31)),
+        ("what happened at the dec \u201908 meeting?", dt.date(2008, 12, 1), dt.date(2008, 12, 31)),
+        ("the Sept. '26 review", dt.date(2026, 9, 1), dt.date(2026, 9, 30)),  # this year
+        ("the Jan '27 plan", dt.date(2027, 1, 1), dt.date(2027, 1, 31)),  # next year at the latest
+    ],
+)
+def test_a_month_with_a_two_digit_year_is_that_month(text: str, start: dt.date, end: dt.date) -> None:
+    intake = run_intake(text)
+    assert (intake.date_start, intake.date_end) == (start, end)
+    assert str(start.year) in intake.normalized_query
+
+
+def test_a_two_digit_year_is_never_two_years_ahead() -> None:
+    assert full_years("Jan '28 and May '99", TODAY) == "Jan 1928 and May 1999"
+
+
+def test_an_apostrophe_elsewhere_is_no_year() -> None:
+    intake = run_intake("What did the rock 'n' roll museum in the '90s say?")
+    assert intake.date_start is None and "'n'" in intake.normalized_query
 
 
 def test_no_year_means_no_window() -> None:
