@@ -10,7 +10,7 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import extractive
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
-from core.orchestrator.steering import Name
+from core.orchestrator.steering import Name, other_order
 from core.orchestrator.support import (
     asked_signals,
     checked_missing,
@@ -222,7 +222,7 @@ class AnswerWriter:
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
             n.text
-            for n in [*state.steering.required(), *_full_names(state)]
+            for n in [*state.steering.required(), *_full_names(state), *_owners(state)]
             if not mentions(cited_text, n.variants) and not any(n.covers(d) for d in dates)
         ]
         if absent:
@@ -251,6 +251,24 @@ def _full_names(state: GraphState) -> list[Name]:
         n
         for n in state.steering.names
         if len(n.text.split()) > 1 and not (n.period or n.identifier) and n.text not in required
+    ]
+
+
+def _owners(state: GraphState) -> list[Name]:
+    """Names the question writes as the owner of what it asks about ("the Department of Energy's
+    strategic plan", "SSA's target") that no facet resolved and steering does not already require.
+
+    General case: "X's plan" asks about X's own document; a passage of another organisation's plan
+    that does not write X is not X's, however close its words ("grid modernization" in OPM's IT goal).
+    A name the facets resolved chose X's documents already (`_about_the_names`)."""
+    question = state.plan.original_query if state.plan is not None else ""
+    required = {n.text for n in state.steering.required()}
+    return [
+        n.model_copy(update={"variants": [*n.variants, other_order(n.text).lower()]})
+        for n in state.steering.names
+        if not (n.period or n.identifier)
+        and n.text not in required
+        and re.search(rf"(?<![\w]){re.escape(n.text)}['\u2019]s\b", question) is not None
     ]
 
 

@@ -301,23 +301,33 @@ def is_topic(writing: Mapping[str, int], carried: set[str]) -> bool:
     return sum(carriers) / len(carriers) < ABOUT_RATIO * sum(others) / len(others)
 
 
+def other_order(name: str) -> str:
+    """A name "Y of X" written "X Y", and "X Y" written "Y of X" ("Labor Department" ↔ "Department of
+    Labor"): English names an organisation both ways. A name of one word is itself."""
+    head, joiner, rest = name.partition(" of ")
+    if joiner:
+        return f"{rest.removeprefix('the ')} {head}"
+    first, _, last = name.rpartition(" ")
+    return f"{last} of {first}" if first else name
+
+
 def _spans(question: str, vocabulary: Vocabulary, topics: set[str] | None = None) -> list[tuple[int, int, str]]:
     """Where the question writes a form of a facet name, longest first, overlaps dropped. A one-word
     form that is not all capitals must be written capitalised ("Apple", not "apple pie"); acronyms
-    and longer names match in any case ("opm", "office of personnel management")."""
+    and longer names match in any case ("opm", "office of personnel management"). A name "Y of X"
+    is also found written "X Y" (`other_order`: "the Labor Department")."""
     tokens = _tokens(question)
     lowered = [t.lower() for t in tokens]
     found: list[tuple[int, int, str]] = []
     for form in vocabulary.forms:
         if topics and form in topics:
             continue
-        parts = [t.lower() for t in _tokens(form)]
-        if not parts:
-            continue
-        single = len(parts) == 1 and not vocabulary.names[form].isupper()
-        for start in range(len(lowered) - len(parts) + 1):
-            if lowered[start : start + len(parts)] == parts and (not single or tokens[start][:1].isupper()):
-                found.append((start, start + len(parts), form))
+        single = len(_tokens(form)) == 1 and not vocabulary.names[form].isupper()
+        for written in {form, other_order(form)} if " of " in form else {form}:
+            parts = [t.lower() for t in _tokens(written)]
+            for start in range(len(lowered) - len(parts) + 1) if parts else ():
+                if lowered[start : start + len(parts)] == parts and (not single or tokens[start][:1].isupper()):
+                    found.append((start, start + len(parts), form))
     found.sort(key=lambda span: (span[0] - span[1], span[0]))
     taken: set[int] = set()
     kept: list[tuple[int, int, str]] = []

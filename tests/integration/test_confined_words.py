@@ -87,3 +87,12 @@ async def test_the_question_s_words_find_the_answer_inside_the_document_it_names
     assert "14 locations" in result.answer
     assert result.reading is not None and result.reading.documents is not None
     assert len(result.reading.documents) == 1
+
+
+async def test_another_agency_s_plan_is_not_answered_from_this_one(app: App) -> None:
+    # No document is the Bureau of Lighthouse Funding's ("Bureau" is a common word, so the check for
+    # names no passage writes leaves it alone); OLS's passage on field offices is not its answer.
+    # Before: answered with OLS's "field offices in 14 locations".
+    result = await ask(app, "Where does the Bureau of Lighthouse Funding's plan put its field offices?", now=NOW)
+    assert result.kind == "uncertainty" and not result.citations, result.answer
+    assert result.assessment is not None and "Bureau of Lighthouse Funding" in (result.assessment.withheld or "")

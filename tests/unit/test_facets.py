@@ -121,6 +121,15 @@ def test_a_fiscal_year_picks_that_years_report_by_any_form_of_the_name() -> None
     assert resolve("What did the Office of Widget Standards meet in fiscal 2022?", vocabulary).doc_ids == ["ows-2022"]
 
 
+def test_a_name_of_the_form_y_of_x_is_found_written_x_y() -> None:
+    vocabulary = _vocabulary()
+    steering = resolve("How many widgets did the Widget Standards Office certify in FY 2020?", vocabulary)
+    assert steering.doc_ids == ["ows-2020"]
+    assert steering.resolved[0].startswith("Office of Widget Standards →")
+    # Its words in another order, all of them: "Widget Office" is no name of it.
+    assert not any("Widget" in r for r in resolve("What did the Widget Office certify?", vocabulary).resolved)
+
+
 def test_a_period_no_document_of_that_name_carries_is_said_with_what_exists() -> None:
     vocabulary = _vocabulary()
     steering = resolve("How many widgets did OWS certify in FY 2021?", vocabulary)
