@@ -222,7 +222,7 @@ class AnswerWriter:
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
             n.text
-            for n in [*state.steering.required(), *_full_names(state), *_owners(state)]
+            for n in [*state.steering.required(), *_full_names(state)]
             if not mentions(cited_text, n.variants) and not any(n.covers(d) for d in dates)
         ]
         if absent:
@@ -239,36 +239,27 @@ class AnswerWriter:
 
 
 def _full_names(state: GraphState) -> list[Name]:
-    """Inside one occasion's documents (`GraphState.occasion`), the question's names of several words
-    that steering does not already require: "Bank of Canada" in a question dated to a meeting whose
-    documents do not write it asks about another institution's decision (general case: the words
-    gate alone would let the occasion's passages about "bank" and "rate" answer it). Single words
-    stay free: "Fed", "Treasuries" are the question's shorthand for what the documents spell out."""
-    if not state.occasion:
-        return []
-    required = {n.text for n in state.steering.required()}
-    return [
-        n
-        for n in state.steering.names
-        if len(n.text.split()) > 1 and not (n.period or n.identifier) and n.text not in required
-    ]
+    """Names of several words the cited text must write, beyond those steering requires (`_gate`),
+    in either order (`steering.other_order`: "the Labor Department" is written "Department of
+    Labor"). Single words and acronyms stay free: "Fed", "FOMC", "Treasuries" are the question's
+    shorthand for what the documents spell out.
 
-
-def _owners(state: GraphState) -> list[Name]:
-    """Names the question writes as the owner of what it asks about ("the Department of Energy's
-    strategic plan", "SSA's target") that no facet resolved and steering does not already require.
-
-    General case: "X's plan" asks about X's own document; a passage of another organisation's plan
-    that does not write X is not X's, however close its words ("grid modernization" in OPM's IT goal).
-    A name the facets resolved chose X's documents already (`_about_the_names`)."""
+    General cases: inside one occasion's documents (`GraphState.occasion`) every name of several
+    words ("Bank of Canada" in a question dated to a meeting whose documents do not write it: the
+    words gate alone would let the occasion's passages about "bank" and "rate" answer it); anywhere,
+    a name the question gives as the owner of what it asks ("the Department of Energy's strategic
+    plan": a passage of another organisation's plan that does not write it is not its answer,
+    however close its words). A name the facets resolved chose its documents already
+    (`_about_the_names`)."""
     question = state.plan.original_query if state.plan is not None else ""
     required = {n.text for n in state.steering.required()}
     return [
         n.model_copy(update={"variants": [*n.variants, other_order(n.text).lower()]})
         for n in state.steering.names
-        if not (n.period or n.identifier)
+        if len(n.text.split()) > 1
+        and not (n.period or n.identifier)
         and n.text not in required
-        and re.search(rf"(?<![\w]){re.escape(n.text)}['\u2019]s\b", question) is not None
+        and (state.occasion or re.search(rf"(?<!\w){re.escape(n.text)}['\u2019]s\b", question) is not None)
     ]
 
 

@@ -45,6 +45,8 @@ _TIME = ("year", "quarter", "month", "period", "time")
 # What may stand beside a counted period in a message that is nothing else: "a year earlier?",
 # "the quarter before that?".
 _BARE = frozenset({"the", "a", "that", "then", "one"})
+# Pronouns that stand for the last question's subject in a question of its own.
+_BACK_PRONOUN = re.compile(r"\b(?:it|that\s+one|this\s+one|them)\b", re.IGNORECASE)
 
 
 def _is_name(token: str, after_name: bool) -> bool:
@@ -59,10 +61,12 @@ def _is_name(token: str, after_name: bool) -> bool:
 def _points_back(text: str, last_question: str) -> bool:
     """True when `text` points back at the last question's period: "that" or "the same" before a unit
     of time or before the occasion the last question's date named ("at that meeting" after "… at its
-    March 2023 meeting?", `occasions`), or a closing "then"."""
+    March 2023 meeting?", `occasions`), a closing "then", or a pronoun standing for what the last
+    question asked about ("who voted against it?" after "what did they do in October 2019?": the
+    decision of that date)."""
     nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
     back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\bthen\s*[?.!]*\s*$"
-    return re.search(back, text, re.IGNORECASE) is not None
+    return re.search(back, text, re.IGNORECASE) is not None or _BACK_PRONOUN.search(text) is not None
 
 
 def name_phrases(text: str) -> list[tuple[int, int]]:

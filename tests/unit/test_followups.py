@@ -58,6 +58,14 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "what was the staff's economic forecast at that meeting? (March 2023)",
         ),
+        # … or at what the last question asked about, with a pronoun: that decision is of that date
+        ("who voted against it?", MARCH, [], "who voted against it? (March 2023)"),
+        (
+            "ok, and which members dissented on that one?",
+            MARCH,
+            [],
+            "which members dissented on that one? (March 2023)",
+        ),
     ],
 )
 def test_a_follow_up_is_the_last_question_with_what_changed(
