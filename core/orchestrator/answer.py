@@ -170,6 +170,7 @@ class AnswerWriter:
             term_share([t for t in terms_revised if t not in ids], cited_text),
         )
         update: dict[str, object] = {}
+        graded = False  # a model graded the support
         # A structured answer is exact by construction (rows meeting every filter): no model grades it.
         if self._llm.enabled and not structured:
             # Numbered as the answer cites them, so the judge reads [n] against the right source.
@@ -187,6 +188,7 @@ class AnswerWriter:
             )
             update["llm_steps"] = [step]
             if judgement is not None:
+                graded = True
                 support_original, support_revised = judgement.support_original, judgement.support_revised
                 missing = judgement.missing
                 # A word is carried when the text has it or the model does not name it among what
@@ -196,7 +198,9 @@ class AnswerWriter:
         confidence = round(min(1.0, 0.7 * support_original + 0.3 * support_revised), 4)
         notes = _notes(confidence, missing, state, cited)
         # The revised query (a resolved pronoun, a reformulation) is the question as understood too.
-        unsupported = self._gate(max(support_original, support_revised), words, missing, state, cited_text, cited)
+        unsupported = self._gate(
+            max(support_original, support_revised), words, missing, state, cited_text, cited, graded=graded
+        )
         return update | {
             "reflection": Reflection(
                 confidence=confidence,
@@ -210,11 +214,20 @@ class AnswerWriter:
         }
 
     def _gate(
-        self, support: float, words: float, missing: list[str], state: GraphState, cited_text: str, cited: set[str]
+        self,
+        support: float,
+        words: float,
+        missing: list[str],
+        state: GraphState,
+        cited_text: str,
+        cited: set[str],
+        *,
+        graded: bool = False,
     ) -> str | None:
         """Why the evidence does not support the question (None when it does): the support gate.
 
-        Support below its calibrated threshold (not judged inside one occasion's documents), or
+        Support below its calibrated threshold (inside one occasion's documents only when a model
+        graded it, `graded`: the measure's meaning half is a cosine there), or
         sources that carry less than the calibrated `coverage` share of the question's words (a close
         meaning about something else: "what do we pay for overtime" against "overtime is compensated
         with time off"), withhold the answer."""
@@ -228,8 +241,9 @@ class AnswerWriter:
         if absent:
             return NOT_ABOUT + " and ".join(absent)
         detail = f"; they do not mention {', '.join(missing[:6])}" if missing else ""
-        # Inside one occasion's documents the meaning half of support says nothing (`Executor._occasion`).
-        if support < self._calibration.support and not state.occasion:
+        # Inside one occasion's documents a cosine says nothing of which passage answers
+        # (`Executor._occasion`); a model's grade still does.
+        if support < self._calibration.support and (graded or not state.occasion):
             threshold = self._calibration.support
             return f"the sources found do not support the question (support {support:.2f} < {threshold:.2f}{detail})"
         if words < self._calibration.coverage:

@@ -23,6 +23,7 @@ from pydantic import Field
 
 from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
+from core.orchestrator.guardrails import REDACTION_MARK
 from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
 from core.orchestrator.support import mentions
 from core.orchestrator.unknown import no_document_mentions, unknown_names
@@ -90,7 +91,9 @@ class Steering(Contract):
 
 
 def names_in(question: str) -> list[Name]:
-    """Proper names, product ids and quarters a question names."""
+    """Proper names, product ids and quarters a question names (the mark left where personal data was
+    redacted, "[REDACTED CARD]", is none)."""
+    question = REDACTION_MARK.sub(" ", question)
     found: list[Name] = []
     for quarter, year in quarters(question):
         start, end = quarter_window(quarter, year)

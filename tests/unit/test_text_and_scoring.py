@@ -46,6 +46,11 @@ def test_names_keep_their_small_words() -> None:
     assert texts == ["Department of Energy", "Northwind", "Contoso"]
 
 
+def test_the_mark_of_redacted_data_is_no_name() -> None:
+    # Inside one occasion's documents every name of several words must be cited: "REDACTED CARD" was one.
+    assert names_in("My card [REDACTED CARD] was declined: what is the hotel limit in 2024?") == []
+
+
 def test_stem_matches_inflections() -> None:
     assert stem("policies") == stem("policy") == "polici"
     assert stem("receipts") == stem("receipt")

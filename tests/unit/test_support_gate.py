@@ -1,0 +1,41 @@
+"""The support gate inside one occasion's documents: a cosine does not judge there, a model's grade
+and the question's words do."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from core.calibration import Calibration
+from core.contracts import Turn
+from core.llm.gateway import LlmGateway
+from core.orchestrator.answer import AnswerWriter
+from core.orchestrator.state import GraphState
+from tests.fakes import HashingEmbedder
+
+WRITER = AnswerWriter(embedder=HashingEmbedder(), calibration=Calibration(model="test"), llm=LlmGateway())
+TURN = Turn(
+    platform="cli",
+    tenant="t",
+    channel_key="c",
+    thread="th",
+    message_key="m1",
+    user="u",
+    text="liftoff in dec 2015 - what range did they move the FFR to",
+    received_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+)
+TEXT = "The Committee decided to raise the target range for the federal funds rate to 1/4 to 1/2 percent."
+
+
+def _gate(support: float, words: float, *, occasion: bool, graded: bool) -> str | None:
+    state = GraphState(turn=TURN, occasion=occasion)
+    return WRITER._gate(support, words, [], state, TEXT, {"c1"}, graded=graded)
+
+
+def test_inside_an_occasion_a_low_measured_support_does_not_withhold() -> None:
+    assert _gate(0.3, 0.6, occasion=False, graded=False) is not None
+    assert _gate(0.3, 0.6, occasion=True, graded=False) is None
+
+
+def test_inside_an_occasion_a_model_s_low_grade_and_too_few_words_still_withhold() -> None:
+    assert _gate(0.3, 0.6, occasion=True, graded=True) is not None
+    assert _gate(0.9, 0.3, occasion=True, graded=False) is not None
