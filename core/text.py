@@ -15,10 +15,11 @@ ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 # Capitalised words in a row, with the small words names keep ("Board of Governors").
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
 
-# The core's one stop-list: words that carry no topic. Function words, and words that say how or
-# when to answer rather than what about ("list", "total", "latest", "how many"), with the
-# inflections of its verbs ("the display shows E04": "shows" is not what the manual must repeat):
-# a question's content terms are its other words, and no source must repeat these.
+# The core's one stop-list: words that carry no topic. Function words, greetings ("hey, what was
+# …?"), and words that say how or when to answer rather than what about ("list", "total",
+# "latest", "how many"), with the inflections of its verbs ("the display shows E04": "shows" is
+# not what the manual must repeat): a question's content terms are its other words, and no source
+# must repeat these.
 STOPWORDS = frozenset(
     """
     a about above after again all also am an and any are as at be because been before being
@@ -33,6 +34,7 @@ STOPWORDS = frozenset(
     current currently latest newest recent recently today new old often year years yearly
     display name names item items total sum average mean count number spend spent
     explain describe summarise summarize
+    hi hey hello thanks thank
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

@@ -19,7 +19,12 @@ _TOP_K = re.compile(r"\btop\s+(\d{1,3})\b", re.IGNORECASE)
 _LIST_ALL = re.compile(r"\b(list|show|give me)\s+(all|every)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
-_GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b", re.I)
+_GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b[\s\W]*", re.I)
+# What opens a question: a question word or an auxiliary ("hey, what was …", "thanks! is there …").
+_QUESTION = re.compile(
+    r"^(who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|will|would)\b",
+    re.I,
+)
 _HELP = re.compile(r"^(help|what can you do|how do i use you)\b", re.I)
 _ENUMERATION = re.compile(r"\b(list|which|all|every|enumerate|how many)\b", re.I)
 _COMPARISON = re.compile(r"\b(compare|versus|vs\.?|difference between)\b", re.I)
@@ -91,7 +96,15 @@ def _coherence(text: str) -> tuple[str, str | None]:
 def _intent(text: str) -> Intent:
     if match_command(text):
         return "command"
-    if _GREETING.match(text) or _HELP.match(text):
+    greeting = _GREETING.match(text)
+    if greeting is not None:
+        # A greeting that opens a question is a courtesy, not the message (general case: chat
+        # messages start "hey," or "thanks!" and then ask).
+        rest = text[greeting.end() :]
+        if not (_QUESTION.match(rest) or rest.rstrip().endswith("?")):
+            return "chit_chat"
+        text = rest
+    if _HELP.match(text):
         return "chit_chat"
     if _COMPARISON.search(text):
         return "comparison"

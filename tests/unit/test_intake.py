@@ -50,6 +50,10 @@ def test_an_apostrophe_elsewhere_is_no_year() -> None:
     assert intake.date_start is None and "'n'" in intake.normalized_query
 
 
+def test_a_greeting_is_no_content_term() -> None:
+    assert run_intake("hey, what was the hotel limit in 2024?").signals.key_terms == ["hotel", "limit", "2024"]
+
+
 def test_no_year_means_no_window() -> None:
     intake = run_intake("What is the parental leave policy?")
     assert intake.year_mode == "none" and intake.date_start is None
@@ -70,6 +74,11 @@ def test_incoherent_inputs(text: str) -> None:
         ("How wide is the SunPeak 400?", "numeric_lookup"),
         ("Compare the 2022 and 2024 travel policies", "comparison"),
         ("Why do we fit winter tyres?", "conceptual"),
+        # A greeting that opens a question is a courtesy: the question is answered.
+        ("hey, what was OPM's retirement call handling rate in FY18?", "conceptual"),
+        ("thanks! how wide is the SunPeak 400?", "numeric_lookup"),
+        ("thanks, that helps", "chit_chat"),
+        ("Good morning!", "chit_chat"),
     ],
 )
 def test_intent(text: str, intent: str) -> None:
