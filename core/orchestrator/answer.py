@@ -10,13 +10,14 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import extractive
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
-from core.orchestrator.steering import Name, other_order
+from core.orchestrator.steering import Name
 from core.orchestrator.support import (
     asked_signals,
     checked_missing,
     found_terms,
     mentions,
     name_forms,
+    other_order,
     required_terms,
     states_sources,
     support_score,
@@ -254,7 +255,7 @@ class AnswerWriter:
 
 def _full_names(state: GraphState) -> list[Name]:
     """Names of several words the cited text must write, beyond those steering requires (`_gate`),
-    in either order (`steering.other_order`: "the Labor Department" is written "Department of
+    in either order (`support.other_order`: "the Labor Department" is written "Department of
     Labor"). Single words and acronyms stay free: "Fed", "FOMC", "Treasuries" are the question's
     shorthand for what the documents spell out.
 

@@ -25,7 +25,7 @@ from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
 from core.orchestrator.guardrails import REDACTION_MARK
 from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
-from core.orchestrator.support import mentions
+from core.orchestrator.support import mentions, other_order
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
@@ -304,21 +304,11 @@ def is_topic(writing: Mapping[str, int], carried: set[str]) -> bool:
     return sum(carriers) / len(carriers) < ABOUT_RATIO * sum(others) / len(others)
 
 
-def other_order(name: str) -> str:
-    """A name "Y of X" written "X Y", and "X Y" written "Y of X" ("Labor Department" ↔ "Department of
-    Labor"): English names an organisation both ways. A name of one word is itself."""
-    head, joiner, rest = name.partition(" of ")
-    if joiner:
-        return f"{rest.removeprefix('the ')} {head}"
-    first, _, last = name.rpartition(" ")
-    return f"{last} of {first}" if first else name
-
-
 def _spans(question: str, vocabulary: Vocabulary, topics: set[str] | None = None) -> list[tuple[int, int, str]]:
     """Where the question writes a form of a facet name, longest first, overlaps dropped. A one-word
     form that is not all capitals must be written capitalised ("Apple", not "apple pie"); acronyms
     and longer names match in any case ("opm", "office of personnel management"). A name "Y of X"
-    is also found written "X Y" (`other_order`: "the Labor Department")."""
+    is also found written "X Y" (`support.other_order`: "the Labor Department")."""
     tokens = _tokens(question)
     lowered = [t.lower() for t in tokens]
     found: list[tuple[int, int, str]] = []

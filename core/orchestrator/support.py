@@ -70,6 +70,16 @@ def name_forms(names: Iterable[NamedForms]) -> dict[str, list[str]]:
     return {n.text.lower(): n.variants for n in names if not n.period}
 
 
+def other_order(name: str) -> str:
+    """A name "Y of X" written "X Y", and "X Y" written "Y of X" ("Labor Department" ↔ "Department of
+    Labor"): English names an organisation both ways. A name of one word is itself."""
+    head, joiner, rest = name.partition(" of ")
+    if joiner:
+        return f"{rest.removeprefix('the ')} {head}"
+    first, _, last = name.rpartition(" ")
+    return f"{last} of {first}" if first else name
+
+
 def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> set[str]:
     """The terms `text` contains, matched by stem ("dissenters" ~ "dissented"), or acronyms its
     names spell ("FOMC" ~ "Federal Open Market Committee"), or in one of their `forms` (general case:
