@@ -83,9 +83,15 @@ class AnswerWriter:
             return Draft(text="")
         contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
         parts = question_parts(question)
-        # One batch: the question alone reads as `similarity(question, contextual)` always did.
+        # One batch: the question (and its parts), each sentence alone and each distinct heading once.
         asked = [question, *parts] if len(parts) > 1 else [question]
-        cosines, *part_cosines = await self._embedder.similarities(asked, contextual)
+        headings = [extractive.heading(evidence[i]) for i, _ in found]
+        distinct = [h for h in dict.fromkeys(headings) if h]
+        rows = await self._embedder.similarities(asked, [*(s for _, s in found), *distinct])
+        n = len(found)
+        cosines, *part_cosines = [
+            extractive.with_heading(row[:n], headings, dict(zip(distinct, row[n:], strict=True))) for row in rows
+        ]
         ranked = extractive.rank(question, found, contextual, cosines)
         meaning = dict(zip(found, cosines, strict=True))
         chosen, also = extractive.choose(ranked, meaning, self._calibration)
@@ -97,7 +103,7 @@ class AnswerWriter:
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):
                 chosen += [c for _, c in ranked if mentions(_cited_text(evidence[c[0]]), name.variants)][:1]
-        return extractive.compose(chosen, evidence, state.steering.required(), also)
+        return extractive.compose(chosen, evidence, state.steering.required(), extractive.echoes(chosen, found, also))
 
     def validate_citations(self, state: GraphState) -> dict[str, object]:
         """Every `[n]` must map to evidence actually given; unknown markers are removed.

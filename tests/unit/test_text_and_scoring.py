@@ -7,7 +7,7 @@ import pytest
 from core.calibration import Calibration, band_for, reason_for_band
 from core.fusion import reciprocal_rank_fusion
 from core.knowledge import SearchHit, Segment
-from core.orchestrator.extractive import readable
+from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
 from core.orchestrator.support import mentions
@@ -124,3 +124,12 @@ def test_a_table_of_contents_is_not_evidence() -> None:
     # The contents page ranks first, yet the three places one document has go to what it points at.
     hits = [hit(0, contents), *(hit(n, f"Goal {n} sets out what the agency will do.") for n in range(1, 5))]
     assert [e.chunk_id for e in hits_to_evidence(hits, 1, "goals", "hybrid")] == ["c1", "c2", "c3"]
+
+
+def test_the_copy_of_a_chosen_sentence_in_another_source_is_cited_with_it() -> None:
+    decision = "The Committee decided today to lower its target for the overnight rate to 2 percent."
+    found = [(0, decision), (1, "Members discussed the outlook for inflation."), (1, decision), (2, decision)]
+    # However low the copies rank, both other sources are cited beside the first.
+    assert echoes([(0, decision)], found, {}) == {(0, decision): [1, 2]}
+    other = "The Committee decided today to lower its target for the overnight rate to 1-3/4 percent."
+    assert echoes([(0, decision)], [(0, decision), (1, other)], {}) == {(0, decision): []}

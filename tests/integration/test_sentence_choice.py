@@ -1,0 +1,56 @@
+"""Which sentence of the right document answers: its own words, not its document's title (real model,
+written documents).
+
+Written for the test: a strategic plan whose title the question repeats, with a performance table's
+column labels left on their own lines by the PDF ("Performance Indicators Description Type Start
+Date End Date Target Actual 4.2.3."), the one sentence that names who leads the agency, and
+sentences about its pilots of which one counts them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bots.bootstrap import App, build_app
+from bots.settings import Settings
+from tests.asking import ask
+
+pytestmark = pytest.mark.model
+
+NOW = dt.datetime(2023, 8, 1, 9, 0, tzinfo=dt.UTC)
+LABELS = "Performance Indicators Description Type Start Date End Date Target [To be determined] Actual"
+PLAN = "\n\n".join(
+    [
+        "# Harbour Authority Strategic Plan Fiscal Years 2022-2026",
+        "The Harbour Authority keeps the port's channels open and its piers safe for shipping.",
+        "Dana Whitfield, Administrator, leads the Harbour Authority and its four regional offices.",
+        *(f"{LABELS} {goal}.{n}." for goal in (1, 2, 3, 4) for n in (1, 2, 3)),
+        "Dredging contracts are awarded each spring after a survey of the channels.",
+        "The Authority will give its harbour pilots new simulators and more hours of training.",
+        "Harbour pilots guide about 4,000 ships a year through the channels.",
+        "Across its four offices the workforce numbers 52 harbour pilots, 14 dredge crews and 310 other staff.",
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
+    folder = tmp_path_factory.mktemp("plan-docs")
+    (folder / "harbour-plan-2022.md").write_text(PLAN + "\n", encoding="utf-8")
+    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("plan-data"), fixed_now=NOW))
+    report = await application.ingestor.ingest([folder])
+    assert report.ok and len(report.added) == 1
+    yield application
+    await application.close()
+
+
+async def test_a_label_line_under_the_right_title_is_not_the_answer(app: App) -> None:
+    # Before: each sentence was encoded with its title, so a label line (a few words of its own)
+    # read as the title the question repeats and led the answer.
+    result = await ask(app, "who heads the Harbour Authority per the 2022-2026 strategic plan?", now=NOW)
+    assert result.kind == "answer", result.answer
+    assert result.answer.startswith("Dana Whitfield"), result.answer
+    assert "Performance Indicators" not in result.answer
