@@ -79,6 +79,16 @@ def initials(text: str) -> set[str]:
     return found
 
 
+_DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
+
+
+def dotted(text: str) -> set[str]:
+    """The acronyms a text writes with dots, lower-cased without them: "U.S." is "us", "D.C." "dc".
+
+    General case: "US territories" asks about what the text writes "five U.S. Territories"."""
+    return {m.replace(".", "").lower() for m in _DOTTED.findall(text)}
+
+
 def key_terms(text: str) -> list[str]:
     """Content words of a question, lower-cased and de-duplicated, in order."""
     seen: dict[str, None] = {}

@@ -19,7 +19,7 @@ from typing import Protocol
 from core.calibration import Calibration
 from core.orchestrator.guardrails import REDACTION_MARK
 from core.prompts.synthesis import MARK
-from core.text import initials, key_terms, split_sentences, stems, words
+from core.text import dotted, initials, key_terms, split_sentences, stems, words
 from core.understanding import answer_kind, holds, is_date_word, measure_words
 from core.understanding.periods import PERIOD_WORDS, occasions
 
@@ -85,13 +85,34 @@ def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> 
     names spell ("FOMC" ~ "Federal Open Market Committee"), or in one of their `forms` (general case:
     an abbreviation asked, its definition written — `core.understanding.abbreviations`)."""
     wanted = list(terms)
-    known = set(stems(words(text)))
+    written = words(text)
+    known = set(stems(written)) | dotted(text)
     found = {t for t, stem in zip(wanted, stems(wanted), strict=True) if stem in known}
     rest = [t for t in wanted if t not in found]
     if rest and forms:
         found |= {t for t in rest if t in forms and mentions(text, forms[t])}
         rest = [t for t in rest if t not in found]
-    return found | (set(rest) & initials(text)) if rest else found
+    if not rest:
+        return found
+    return found | (set(rest) & initials(text)) | clipped(rest, written)
+
+
+MIN_CLIPPED = 3
+"""A clipped name is at least this long ("Fed"), and shorter than the word it clips by as much."""
+
+
+def clipped(terms: Iterable[str], written: Sequence[str]) -> set[str]:
+    """The terms that are the clipped start of a capitalised word the text writes: "Fed" for
+    "Federal", "Gov" for "Government".
+
+    General case: people shorten a long name word to its first syllable ("the Fed", "the
+    Gov"); a source spells it out."""
+    names = {w.lower() for w in written if w[:1].isupper()}
+    return {
+        t
+        for t in terms
+        if len(t) >= MIN_CLIPPED and t.isalpha() and any(n.startswith(t) and len(n) >= 2 * len(t) for n in names)
+    }
 
 
 def term_share(terms: list[str], text: str, signals: Sequence[bool] = (), forms: Forms | None = None) -> float:

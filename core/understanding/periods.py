@@ -203,9 +203,13 @@ def is_year(word: str) -> bool:
 
 
 def is_date_word(word: str) -> bool:
-    """A year, a quarter code or a month name ("2024", "Q3", "May", "sept")."""
+    """A year, a period code or a month name ("2024", "Q3", "FY22", "FY2016", "May", "sept").
+
+    General case: a period written as one word ("per ED's FY22 plan") names when, like "FY 2022";
+    a source need not repeat it (the date window and steering see to periods)."""
     lower = word.lower()
-    return is_year(word) or bool(re.fullmatch(r"q[1-4]", lower)) or lower in MONTHS
+    coded = PERIOD_CODE.fullmatch(word) is not None and any(ch.isdigit() for ch in word)
+    return is_year(word) or coded or lower in MONTHS
 
 
 def quarter_of(date: dt.date) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from core.knowledge import SearchHit, Segment
 from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
-from core.orchestrator.support import mentions
+from core.orchestrator.support import found_terms, mentions
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
 
 
@@ -133,3 +133,9 @@ def test_the_copy_of_a_chosen_sentence_in_another_source_is_cited_with_it() -> N
     assert echoes([(0, decision)], found, {}) == {(0, decision): [1, 2]}
     other = "The Committee decided today to lower its target for the overnight rate to 1-3/4 percent."
     assert echoes([(0, decision)], [(0, decision), (1, other)], {}) == {(0, decision): []}
+
+
+def test_a_source_writes_an_acronym_with_dots_and_a_name_in_full() -> None:
+    assert found_terms(["us", "territories"], "support the five U.S. Territories") == {"us", "territories"}
+    # "Fed" is the clipped start of "Federal"; "fe" is too short to be one, "fedora" no clipping.
+    assert found_terms(["fed", "fe", "fedora"], "The Federal Reserve raised its rate.") == {"fed"}
