@@ -118,9 +118,9 @@ def names_in(question: str) -> list[Name]:
         if proper and not product:
             run.append(bare)
             continue
-        # A name keeps its small words between capitalised ones ("Department of Energy").
-        following = tokens[index + 1] if index + 1 < len(tokens) else ""
-        if run and lower in _NAME_JOINERS and following[:1].isupper():
+        # A name keeps its small words before a capitalised one ("Department of the Interior").
+        rest = next((t for t in tokens[index + 1 :] if t.lower() not in _NAME_JOINERS), "")
+        if run and lower in _NAME_JOINERS and rest[:1].isupper():
             run.append(bare)
             continue
         if run:

@@ -46,6 +46,13 @@ def test_names_keep_their_small_words() -> None:
     assert texts == ["Department of Energy", "Northwind", "Contoso"]
 
 
+def test_names_keep_runs_of_small_words() -> None:
+    # Before: "of the" broke the name into "Department" and "Interior", so the owner of the plan asked
+    # about was never required of the passage that answered.
+    texts = [n.text for n in names_in("What's the mission in the Department of the Interior's 2022 plan?")]
+    assert texts == ["Department of the Interior"]
+
+
 def test_the_mark_of_redacted_data_is_no_name() -> None:
     # Inside one occasion's documents every name of several words must be cited: "REDACTED CARD" was one.
     assert names_in("My card [REDACTED CARD] was declined: what is the hotel limit in 2024?") == []
