@@ -10,6 +10,7 @@ only ranks sentences, it never filters them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from core.understanding.periods import MONTH, YEAR
@@ -115,6 +116,41 @@ def question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _SECOND_ASK.split(question)]
     parts = [p for p in parts if len(p.split()) >= MIN_PART_WORDS or answer_kind(p) is not None]
     return parts if len(parts) > 1 else [question]
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+", re.I)
+_COUNTED_WORDS = 4
+_COUNT = re.compile(
+    rf"{_NUMBER.pattern}(?:\s+(?:thousand|million|billion|trillion))?((?:\s+[^\W\d_][\w-]*){{1,3}})", re.I
+)
+
+
+def counted(question: str, stopwords: frozenset[str]) -> list[str]:
+    """What a "how many" question counts, as words: "How many patent examiners does USPTO have?" →
+    ["patent", "examiners"] (the words after "how many", up to the first stop-word)."""
+    match = _HOW_MANY.search(question)
+    if match is None:
+        return []
+    out: list[str] = []
+    for word in re.findall(r"[^\W\d_][\w-]*", question[match.end() :])[:_COUNTED_WORDS]:
+        if word.lower() in stopwords:
+            break
+        out.append(word)
+    return out
+
+
+def counts(sentence: str, nouns: set[str], stem: Callable[[str], str]) -> bool:
+    """True when `sentence` writes a figure of what is counted (`nouns`, stemmed) right after it:
+    "8,961 patent examiners", "approximately 47,000 employees", "2.5 million hectares".
+
+    General case: the answer to "how many X" is a number followed by X; a sentence about X that
+    holds some other figure ("a 10 percent rise in examiner hiring") answers something else."""
+    return any(
+        stem(w) in nouns
+        for m in _COUNT.finditer(sentence)
+        if not _YEAR_ONLY.fullmatch(m.group(0).split()[0])  # "in 2022 employees received …"
+        for w in m.group(1).split()
+    )
 
 
 def answer_kind(question: str) -> AnswerKind | None:

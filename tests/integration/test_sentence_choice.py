@@ -54,3 +54,11 @@ async def test_a_label_line_under_the_right_title_is_not_the_answer(app: App) ->
     assert result.kind == "answer", result.answer
     assert result.answer.startswith("Dana Whitfield"), result.answer
     assert "Performance Indicators" not in result.answer
+
+
+async def test_how_many_is_answered_by_a_figure_of_what_it_counts(app: App) -> None:
+    # Without the count, a sentence about the pilots that holds another figure ("about 4,000 ships a
+    # year") led the answer: nearest in meaning, and a figure as "how many" asks.
+    result = await ask(app, "How many harbour pilots does the Harbour Authority have?", now=NOW)
+    assert result.kind == "answer", result.answer
+    assert "52 harbour pilots" in result.answer.split("[1]", 1)[0], result.answer

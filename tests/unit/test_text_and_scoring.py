@@ -11,7 +11,8 @@ from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
 from core.orchestrator.support import found_terms, mentions
-from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
+from core.text import STOPWORDS, contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
+from core.understanding.answers import counted, counts
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
@@ -146,3 +147,13 @@ def test_a_source_writes_an_acronym_with_dots_and_a_name_in_full() -> None:
     assert found_terms(["us", "territories"], "support the five U.S. Territories") == {"us", "territories"}
     # "Fed" is the clipped start of "Federal"; "fe" is too short to be one, "fedora" no clipping.
     assert found_terms(["fed", "fe", "fedora"], "The Federal Reserve raised its rate.") == {"fed"}
+
+
+def test_a_sentence_counts_what_a_how_many_question_counts() -> None:
+    nouns = {stem(w) for w in counted("How many patent examiners does the office have?", STOPWORDS)}
+    assert nouns == {stem("patent"), stem("examiners")}
+    assert counts("The office employs 8,961 patent examiners and 300 clerks.", nouns, stem)
+    assert counts("It hired about 1.2 thousand examiners.", nouns, stem)
+    assert not counts("The office will give patent examiners 10 more hours a case.", nouns, stem)
+    assert not counts("In 2022 examiners searched more prior art.", nouns, stem)
+    assert counted("What did the office say about examiners?", STOPWORDS) == []
