@@ -13,7 +13,7 @@ from core.orchestrator.conversation import match_command
 from core.orchestrator.guardrails import check_injection, redact
 from core.ports import QuantityReader
 from core.text import key_terms, normalize_text, words
-from core.understanding import constraints, date_hints, first_pronoun, full_years
+from core.understanding import constraints, date_hints, first_pronoun, full_years, is_date_word
 
 _TOP_K = re.compile(r"\btop\s+(\d{1,3})\b", re.IGNORECASE)
 _LIST_ALL = re.compile(r"\b(list|show|give me)\s+(all|every)\b", re.IGNORECASE)
@@ -78,10 +78,22 @@ def _pronouns(text: str, signals: Signals, last_query: str | None) -> tuple[str 
         return None, text
     if last_query:
         return None, f"{text} ({subject_of(last_query)})"
+    if _before(pronoun, text):
+        return None, text
     return (
         f"What does “{pronoun}” refer to? Name the product, document or topic, "
         "for example “What is the width of the SunPeak 400?”."
     ), text
+
+
+def _before(pronoun: str, text: str) -> bool:
+    """True when a content word stands before the pronoun in the message: what it points back at.
+
+    General case: a pronoun points back ("sept 2007 fomc - what did they do?": the FOMC), so one
+    the message opens with ("what did they do?") points at something said before it."""
+    match = re.search(rf"\b{re.escape(pronoun)}\b", text, re.IGNORECASE)
+    ahead = text[: match.start()] if match else ""
+    return any(t.isalpha() and not is_date_word(t) for t in key_terms(ahead))
 
 
 def _coherence(text: str) -> tuple[str, str | None]:

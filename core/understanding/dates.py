@@ -44,7 +44,8 @@ _DEADLINE = re.compile(
 )
 """A deadline ("by September 30, 2023", "by FY 2026") is a date a plan sets for a target, not the time
 the question is about: it does not narrow which documents are read (a 2022 plan states 2026 goals)."""
-_SHORT_YEAR = re.compile(rf"\b((?:{MONTH})\.?)\s*['\u2019\u2018](\d{{2}})\b", re.IGNORECASE)
+# "Mar '97", or "march 93": two digits after a month are a year when marked so or no day (over 31).
+_SHORT_YEAR = re.compile(rf"\b((?:{MONTH})\.?)\s*(?:['\u2019\u2018](\d{{2}})|\s(3[2-9]|[4-9]\d))\b", re.IGNORECASE)
 _RECENT = re.compile(r"\b(?:recent|recently|latest|newest|current|currently|now)\b", re.IGNORECASE)
 
 
@@ -94,14 +95,15 @@ def read_date(phrase: str) -> dt.date | None:
 
 def full_years(text: str, today: dt.date) -> str:
     """A month with a two-digit year written with its four ("Mar '97" → "Mar 1997", "dec ’08" →
-    "dec 2008"): the latest year ending in those digits, up to next year.
+    "dec 2008", "march 93" → "march 1993": no day is 93): the latest year ending in those digits,
+    up to next year.
 
     General case: chat writes a year short after a month; every reader of dates (the date window,
     the occasion a date names, the documents' period labels) reads four digits.
     """
 
     def full(match: re.Match[str]) -> str:
-        year = today.year // 100 * 100 + int(match[2])
+        year = today.year // 100 * 100 + int(match[2] or match[3])
         return f"{match[1]} {year - 100 if year > today.year + 1 else year}"
 
     return _SHORT_YEAR.sub(full, text)

@@ -33,6 +33,7 @@ def test_years_become_an_explicit_date_window() -> None:
         ("what happened at the dec \u201908 meeting?", dt.date(2008, 12, 1), dt.date(2008, 12, 31)),
         ("the Sept. '26 review", dt.date(2026, 9, 1), dt.date(2026, 9, 30)),  # this year
         ("the Jan '27 plan", dt.date(2027, 1, 1), dt.date(2027, 1, 31)),  # next year at the latest
+        ("who dissented at the march 93 fomc meeting?", dt.date(1993, 3, 1), dt.date(1993, 3, 31)),  # no day 93
     ],
 )
 def test_a_month_with_a_two_digit_year_is_that_month(text: str, start: dt.date, end: dt.date) -> None:
@@ -43,6 +44,10 @@ def test_a_month_with_a_two_digit_year_is_that_month(text: str, start: dt.date, 
 
 def test_a_two_digit_year_is_never_two_years_ahead() -> None:
     assert full_years("Jan '28 and May '99", TODAY) == "Jan 1928 and May 1999"
+
+
+def test_a_day_after_a_month_is_no_year() -> None:
+    assert full_years("the June 30 and Sept 07 meetings", TODAY) == "the June 30 and Sept 07 meetings"
 
 
 def test_an_apostrophe_elsewhere_is_no_year() -> None:
@@ -174,3 +179,10 @@ def test_a_pronoun_without_history_blocks_and_with_history_resolves() -> None:
     assert blocked.blocking_ambiguity and "its" in blocked.blocking_ambiguity
     resolved = run_intake("What is its width?", last_query="Tell me about the SunPeak 400")
     assert resolved.blocking_ambiguity is None and "sunpeak" in resolved.normalized_query.lower()
+
+
+def test_a_pronoun_after_what_it_points_at_does_not_block() -> None:
+    # "they" points back at the FOMC the message names before it; one that opens the message
+    # points at something said before it, and with no thread that is nothing.
+    assert run_intake("sept 2007 fomc - what did they do?").blocking_ambiguity is None
+    assert run_intake("sept 2007 - what did they do?").blocking_ambiguity is not None
