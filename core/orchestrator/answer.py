@@ -83,15 +83,9 @@ class AnswerWriter:
             return Draft(text="")
         contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
         parts = question_parts(question)
-        # One batch: the question (and its parts), each sentence alone and each distinct heading once.
+        # One batch: the question alone reads as `similarity(question, contextual)` always did.
         asked = [question, *parts] if len(parts) > 1 else [question]
-        headings = [extractive.heading(evidence[i]) for i, _ in found]
-        distinct = [h for h in dict.fromkeys(headings) if h]
-        rows = await self._embedder.similarities(asked, [*(s for _, s in found), *distinct])
-        n = len(found)
-        cosines, *part_cosines = [
-            extractive.with_heading(row[:n], headings, dict(zip(distinct, row[n:], strict=True))) for row in rows
-        ]
+        cosines, *part_cosines = await self._embedder.similarities(asked, contextual)
         ranked = extractive.rank(question, found, contextual, cosines)
         meaning = dict(zip(found, cosines, strict=True))
         chosen, also = extractive.choose(ranked, meaning, self._calibration)

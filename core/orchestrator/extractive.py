@@ -1,9 +1,9 @@
 """The extractive answer: which evidence sentences answer the question, and how they read.
 
-A sentence scores by its meaning for the question (the mean of its own cosine and its heading's,
-`with_heading`), plus the share of the question's content words it carries and whether it holds
-the kind of answer asked for (a name for "who", a figure for "how much"). Meaning alone ranks
-"Voting for the action were …" above "Voting against was William Poole" for "who voted against?".
+A sentence scores by its cosine with the question, plus the share of the question's content
+words it carries and whether it holds the kind of answer asked for (a name for "who", a figure
+for "how much"). Meaning alone ranks "Voting for the action were …" above "Voting against was
+William Poole" for "who voted against?".
 """
 
 from __future__ import annotations
@@ -55,24 +55,10 @@ def asked_field(sentence: str, terms: list[str]) -> bool:
     return FIELD.match(sentence) is not None and bool(found_terms(terms, sentence.split(":", 1)[0]))
 
 
-def heading(evidence: Evidence) -> str:
-    """The evidence's document title and section ("Spec sheet K-900 / Dimensions")."""
-    return " / ".join(p for p in (evidence.title, evidence.section) if p)
-
-
 def in_context(evidence: Evidence, sentence: str) -> str:
     """A sentence with its document's title and section, so "Width: 1.303 m" belongs to a product."""
-    return f"{heading(evidence)}: {sentence}"
-
-
-def with_heading(own: Sequence[float], headings: Sequence[str], of_heading: dict[str, float]) -> list[float]:
-    """A sentence's meaning for a question: the mean of its own cosine and its heading's.
-
-    General case: the heading says which document and section a sentence belongs to ("Width: 1.303 m"
-    of one product), its own words whether it answers. Encoded together, a short sentence reads
-    as its heading, and a label line under the right title ("PLACEHOLDER_81 Performance Indicators
-    Description Type …") outranks the sentence that answers."""
-    return [(c + of_heading[h]) / 2 if h else c for c, h in zip(own, headings, strict=True)]
+    heading = " / ".join(p for p in (evidence.title, evidence.section) if p)
+    return f"{heading}: {sentence}"
 
 
 def rank(
