@@ -16,7 +16,7 @@ from core.orchestrator.people import is_person
 from core.orchestrator.state import Draft
 from core.orchestrator.steering import Name
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
-from core.text import FIELD, LEADER, MACHINE_ID, STOPWORDS, split_sentences, stem, words
+from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
 from core.understanding import answer_kind, holds
 from core.understanding.answers import counted, counts
 
@@ -68,12 +68,12 @@ def rank(
     (+ a figure of what a "how many" question counts, `counts`)."""
     kind, terms = answer_kind(question), content_terms(question)
     common = frozenset(w for _, sentence in found for w in words(sentence) if w.islower())
-    nouns = {stem(w) for w in counted(question, STOPWORDS)}
+    nouns = {stem(w) for w in counted(question)}
     scores = [
         cosine
         + TERM_WEIGHT * term_share(terms, text)
         + (KIND_WEIGHT if holds(sentence, kind, common) else 0.0)
-        + (KIND_WEIGHT if nouns and counts(sentence, nouns, stem) else 0.0)
+        + (KIND_WEIGHT if nouns and counts(sentence, nouns) else 0.0)
         for cosine, text, (_, sentence) in zip(cosines, contextual, found, strict=True)
     ]
     return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])

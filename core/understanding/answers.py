@@ -10,9 +10,9 @@ only ranks sentences, it never filters them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Literal
 
+from core.text import STOPWORDS, stem
 from core.understanding.periods import MONTH, YEAR
 
 AnswerKind = Literal["person", "quantity", "date", "reason"]
@@ -66,8 +66,9 @@ _NOT_NAMES = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _NUMBER = re.compile(r"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
+_SCALE = r"thousand|million|billion|trillion"
 _QUANTITY_WORD = re.compile(
-    r"\b(?:percent|percentage\s+points?|basis\s+points?|billion|million|thousand|trillion|per\s+cent)\b|[%$€£¥]",
+    rf"\b(?:percent|percentage\s+points?|basis\s+points?|{_SCALE}|per\s+cent)\b|[%$€£¥]",
     re.I,
 )
 _DATE = re.compile(
@@ -120,12 +121,10 @@ def question_parts(question: str) -> list[str]:
 
 _HOW_MANY = re.compile(r"\bhow\s+many\s+", re.I)
 _COUNTED_WORDS = 4
-_COUNT = re.compile(
-    rf"{_NUMBER.pattern}(?:\s+(?:thousand|million|billion|trillion))?((?:\s+[^\W\d_][\w-]*){{1,3}})", re.I
-)
+_COUNT = re.compile(rf"{_NUMBER.pattern}(?:\s+(?:{_SCALE}))?((?:\s+[^\W\d_][\w-]*){{1,3}})", re.I)
 
 
-def counted(question: str, stopwords: frozenset[str]) -> list[str]:
+def counted(question: str) -> list[str]:
     """What a "how many" question counts, as words: "How many patent examiners does USPTO have?" →
     ["patent", "examiners"] (the words after "how many", up to the first stop-word)."""
     match = _HOW_MANY.search(question)
@@ -133,13 +132,13 @@ def counted(question: str, stopwords: frozenset[str]) -> list[str]:
         return []
     out: list[str] = []
     for word in re.findall(r"[^\W\d_][\w-]*", question[match.end() :])[:_COUNTED_WORDS]:
-        if word.lower() in stopwords:
+        if word.lower() in STOPWORDS:
             break
         out.append(word)
     return out
 
 
-def counts(sentence: str, nouns: set[str], stem: Callable[[str], str]) -> bool:
+def counts(sentence: str, nouns: set[str]) -> bool:
     """True when `sentence` writes a figure of what is counted (`nouns`, stemmed) right after it:
     "8,961 patent examiners", "approximately 47,000 employees", "2.5 million hectares".
 

@@ -2,9 +2,8 @@
 asks about (real model, written documents).
 
 Written for the test: a strategic plan whose title the question repeats, with a performance table's
-column labels left on their own lines by the PDF ("Performance Indicators Description Type Start
-Date End Date Target Actual 4.2.3."), the one sentence that names who leads the agency, and
-sentences about its pilots of which one counts them.
+column labels left on their own lines by the PDF, and sentences about the agency's pilots, of
+which only one counts them; two others hold other figures (ships a year, a share of boardings).
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ PLAN = "\n\n".join(
         "Dredging contracts are awarded each spring after a survey of the channels.",
         "The Authority will give its harbour pilots new simulators and more hours of training.",
         "Harbour pilots guide about 4,000 ships a year through the channels.",
+        "The Authority's harbour pilots handled 96 percent of boardings within an hour of request.",
         "Across its four offices the workforce numbers 52 harbour pilots, 14 dredge crews and 310 other staff.",
     ]
 )
@@ -48,8 +48,8 @@ async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
 
 
 async def test_how_many_is_answered_by_a_figure_of_what_it_counts(app: App) -> None:
-    # Without the count, a sentence about the pilots that holds another figure ("about 4,000 ships a
-    # year") led the answer: nearest in meaning, and a figure as "how many" asks.
+    # Without the count, a sentence about the pilots that holds another figure ("96 percent of
+    # boardings") led the answer: nearest in meaning, and a figure as "how many" asks.
     result = await ask(app, "How many harbour pilots does the Harbour Authority have?", now=NOW)
     assert result.kind == "answer", result.answer
     assert "52 harbour pilots" in result.answer.split("[1]", 1)[0], result.answer
