@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from dateparser.date import DateDataParser
 
-from core.understanding.periods import MONTH, YEAR, quarter_of, quarter_window, quarters, years
+from core.understanding.periods import MONTH, MONTHS, YEAR, occasion_dates, quarter_of, quarter_window, quarters, years
 
 DATEPARSER_LOCK = threading.Lock()
 """dateparser keeps shared state and is not thread-safe (scrapinghub/dateparser#441): every
@@ -26,6 +26,8 @@ _BETWEEN = re.compile(rf"\b(?:between|from)\s+({YEAR})\s+(?:and|to|until|through
 _SINCE = re.compile(rf"\b(?:since|after)\s+({_PERIOD})\b", re.IGNORECASE)
 _BEFORE = re.compile(rf"\b(?:before|until|up to)\s+({_PERIOD})\b", re.IGNORECASE)
 _MONTH_YEAR = re.compile(rf"\b(?:{MONTH})\.?\s+{YEAR}\b", re.IGNORECASE)
+_MONTH_SPAN = re.compile(rf"\b({MONTH})\.?\s*[/\u2013-]\s*({MONTH})\.?\s+({YEAR})\b", re.IGNORECASE)
+"""Two months and a year ("Jan/Feb 2023", "jul/aug 2018"): a meeting held across a month's end."""
 _DAY_PHRASE = re.compile(
     rf"\b(?:(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\.?,?)\s+{YEAR}\b",
     re.IGNORECASE,
@@ -110,8 +112,18 @@ def full_years(text: str, today: dt.date) -> str:
 
 
 def date_hints(text: str, today: dt.date) -> DateHints:
-    """Explicit years, quarters, days, months, ranges and relative dates → a date window."""
+    """Explicit years, quarters, days, months, ranges and relative dates → a date window.
+
+    A question that dates an occasion and names other dates too ("what rate for July 1995 is cited in
+    the minutes of the August 1995 meeting?", "at the Jan/Feb 2023 meeting, who was named effective
+    Feb 21, 2023?") reads the occasion's date: the other dates are what its documents write about.
+    """
     text = _DEADLINE.sub(" ", text)
+    dated = occasion_dates(text)
+    if dated and " ".join(dated[0].split()) != " ".join(text.split()):
+        hints = date_hints(dated[0], today)
+        if hints.year_mode == "explicit":
+            return hints
     if match := _BETWEEN.search(text):
         first, last = sorted((int(match[1]), int(match[2])))
         return _window(dt.date(first, 1, 1), dt.date(last, 12, 31), list(range(first, last + 1)))
@@ -124,6 +136,10 @@ def date_hints(text: str, today: dt.date) -> DateHints:
         return _window(None, period.start - dt.timedelta(days=1), [])
     if (match := _DAY_PHRASE.search(text)) and (period := read_period(match[0], today)):
         return _window(period.start - DAY_MARGIN, period.end + DAY_MARGIN, [period.start.year])
+    if match := _MONTH_SPAN.search(text):
+        first, last, year = MONTHS[match[1].lower()], MONTHS[match[2].lower()], int(match[3])
+        start = dt.date(year - (first > last), first, 1)
+        return _window(start, dt.date(year, last, calendar.monthrange(year, last)[1]), sorted({start.year, year}))
     if (match := _MONTH_YEAR.search(text)) and (period := read_period(match[0], today)):
         return _window(period.start, period.end, [period.start.year])
     if named_years := sorted(years(text)):

@@ -67,13 +67,13 @@ PERIOD_WORDS = frozenset({"fiscal", "year", "years", "fy", "fys", "quarter", "qu
 _DATED = (
     rf"(?:fiscal(?:\s+years?)?|FYs?)\s*'?(?:{YEAR}|\d{{2}})(?:\s*[-\u2013]\s*(?:FY\s*)?(?:{YEAR}|\d{{2}}))?"
     rf"|Q[1-4]\s*[/-]?\s*{YEAR}|{YEAR}\s*[/-]?\s*Q[1-4]"
-    rf"|(?:{MONTH})\.?\s+(?:\d{{1,2}},?\s+)?{YEAR}"
+    rf"|(?:(?:{MONTH})\.?\s*[/\u2013-]\s*)?(?:{MONTH})\.?\s+(?:\d{{1,2}},?\s+)?{YEAR}"
     rf"|(?:{MONTH})\.?\s*['\u2019\u2018]\d{{2}}"  # "the July '23 meeting" (`dates.full_years`)
     rf"|{YEAR}(?:\s*[-\u2013]\s*{YEAR})?"
 )
 _OCCASION = re.compile(
-    rf"\b(?:at|in|from|during|after|before|since|per|for|of|to)\s+(?:the|its|their|this|that|\w+['\u2019]s)\s+"
-    rf"(?:{_DATED})\s+([a-z][\w-]*)",
+    rf"\b(?P<preposition>at|in|from|during|after|before|since|per|for|of|to)\s+(?:the|its|their|this|that|\w+['\u2019]s)\s+"
+    rf"(?P<date>{_DATED})\s+(?P<noun>[a-z][\w-]*)",
     re.IGNORECASE,
 )
 
@@ -87,7 +87,17 @@ def occasions(question: str) -> set[str]:
     document need not repeat it, no more than they repeat the date. The thing asked for is not in such
     a phrase: without the preposition ("what was the Q3 2022 margin?") the noun is what is asked.
     """
-    return {m[1].lower() for m in _OCCASION.finditer(question)}
+    return {m["noun"].lower() for m in _OCCASION.finditer(question)}
+
+
+def occasion_dates(question: str) -> list[str]:
+    """The date phrases that date an occasion (`occasions`): "August 1995" in "cited in the minutes of
+    the August 1995 meeting"."""
+    return [m["date"] for m in _OCCASION.finditer(question) if m["preposition"].lower() not in _BOUNDS]
+
+
+_BOUNDS = frozenset({"after", "before", "since", "to"})
+"""Prepositions that make an occasion's date the edge of a stretch, not the time asked about."""
 
 
 def is_period_phrase(text: str) -> bool:
