@@ -22,6 +22,7 @@ from core.orchestrator.support import (
     states_sources,
     support_score,
     term_share,
+    written_in_parts,
 )
 from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
@@ -237,7 +238,8 @@ class AnswerWriter:
         absent = [
             n.text
             for n in [*state.steering.required(), *_full_names(state)]
-            if not mentions(cited_text, n.variants) and not any(n.covers(d) for d in dates)
+            if not (mentions(cited_text, n.variants) or written_in_parts(cited_text, n.text))
+            and not any(n.covers(d) for d in dates)
         ]
         if absent:
             return NOT_ABOUT + " and ".join(absent)

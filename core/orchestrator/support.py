@@ -80,6 +80,21 @@ def other_order(name: str) -> str:
     return f"{last} of {first}" if first else name
 
 
+_JOINER = re.compile(r"\s+of\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def written_in_parts(text: str, name: str) -> bool:
+    """True when a name joined by "of (the)" whose parts are names of several words is written part
+    by part: "Manager for Domestic Operations of the System Open Market Account" as "Manager for
+    Domestic Operations, System Open Market Account".
+
+    General case: a title and the body it belongs to are written with "of the" in a question and
+    with a comma or in a list in the record. A part of one word ("Department of Energy") stays bound:
+    "Department" and "Energy" stand apart in any text."""
+    parts = _JOINER.split(name)
+    return len(parts) > 1 and all(len(p.split()) > 1 for p in parts) and all(mentions(text, [p]) for p in parts)
+
+
 def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> set[str]:
     """The terms `text` contains, matched by stem ("dissenters" ~ "dissented"), or acronyms its
     names spell ("FOMC" ~ "Federal Open Market Committee"), or in one of their `forms` (general case:

@@ -10,7 +10,7 @@ from core.knowledge import SearchHit, Segment
 from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
-from core.orchestrator.support import found_terms, mentions
+from core.orchestrator.support import found_terms, mentions, written_in_parts
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
 from core.understanding.answers import counted, counts
 
@@ -115,6 +115,15 @@ def test_a_name_is_mentioned_only_as_words_of_its_own() -> None:
     assert mentions("the Office of  Personnel\nManagement", ["office of personnel management"])
     assert mentions("U.S. policy", ["u.s"]) and not mentions("the K-900X", ["k-900"])
     assert not mentions("anything at all", [])
+
+
+def test_a_title_and_its_body_are_written_part_by_part() -> None:
+    record = "Joan E. Lovett was selected as Manager for Domestic Operations, System Open Market Account."
+    assert written_in_parts(record, "Manager for Domestic Operations of the System Open Market Account")
+    assert not written_in_parts(record, "Manager for Foreign Operations of the System Open Market Account")
+    # A part of one word stays bound to the rest: any text may write "Department" and "Energy".
+    assert not written_in_parts("The Department will cut energy use.", "Department of Energy")
+    assert not written_in_parts(record, "Domestic Operations")
 
 
 def test_a_table_of_contents_is_not_evidence() -> None:
