@@ -8,6 +8,7 @@ William Poole" for "who voted against?".
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from core.calibration import Calibration
@@ -71,12 +72,28 @@ def rank(
     nouns = {stem(w) for w in counted(question)}
     scores = [
         cosine
-        + TERM_WEIGHT * term_share(terms, text)
+        + TERM_WEIGHT * share
         + (KIND_WEIGHT if holds(sentence, kind, common) else 0.0)
         + (KIND_WEIGHT if nouns and counts(sentence, nouns) else 0.0)
-        for cosine, text, (_, sentence) in zip(cosines, contextual, found, strict=True)
+        for cosine, share, (_, sentence) in zip(cosines, telling_shares(terms, contextual), found, strict=True)
     ]
     return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])
+
+
+def telling_shares(terms: Sequence[str], texts: Sequence[str]) -> list[float]:
+    """Each text's share of the question's words, each word weighted by how few of the texts carry
+    it (BM25's inverse document frequency over the candidates).
+
+    General case: words every candidate carries (the document's title words: "OPM", "fiscal year 2020")
+    tell no sentence from another; the rarer words of the question ("actual", "average") do. Words
+    no candidate carries weigh nothing: they cannot tell one from another."""
+    found = [found_terms(terms, text) for text in texts]
+    n = len(texts)
+    weights = {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t in terms if (df := sum(t in f for f in found))}
+    total = sum(weights.values())
+    if not total:
+        return [term_share(list(terms), text) for text in texts]
+    return [sum(weights.get(t, 0.0) for t in f) / total for f in found]
 
 
 def choose(
