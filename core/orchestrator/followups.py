@@ -33,11 +33,12 @@ _ASKS = re.compile(r"^\s*(?:who|whom|whose|what|which|when|where|why|how|did|doe
 _LATER = r"after|later|following|next|subsequent"
 _EARLIER = r"before|earlier|previous|prior|preceding"
 _UNIT = r"year|quarter"
+_OF = r"(?:(?:fiscal|calendar|financial)\s+)?"  # "the following fiscal year"
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _RELATIVE = re.compile(
-    rf"\b(?:(?P<d1>{_LATER}|{_EARLIER})\s+(?P<u1>{_UNIT})"
-    rf"|(?P<n>{'|'.join(_COUNTS)}|\d)\s+(?P<u3>{_UNIT})s?\s+(?P<d3>{_LATER}|{_EARLIER})"
-    rf"|(?P<u2>{_UNIT})\s+(?P<d2>{_LATER}|{_EARLIER}))\b",
+    rf"\b(?:(?P<d1>{_LATER}|{_EARLIER})\s+{_OF}(?P<u1>{_UNIT})"
+    rf"|(?P<n>{'|'.join(_COUNTS)}|\d)\s+{_OF}(?P<u3>{_UNIT})s?\s+(?P<d3>{_LATER}|{_EARLIER})"
+    rf"|{_OF}(?P<u2>{_UNIT})\s+(?P<d2>{_LATER}|{_EARLIER}))\b",
     re.IGNORECASE,
 )
 # Units of time a message may point back at ("in that year", "at the same time", "then").
