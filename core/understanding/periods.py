@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.text import STOPWORDS
+
 YEAR = r"(?:19[5-9]\d|20\d{2})"
 """A calendar year as questions write it (1950–2099): the only year pattern of the core."""
 
@@ -87,13 +89,19 @@ def occasions(question: str) -> set[str]:
     document need not repeat it, no more than they repeat the date. The thing asked for is not in such
     a phrase: without the preposition ("what was the Q3 2022 margin?") the noun is what is asked.
     """
-    return {m["noun"].lower() for m in _OCCASION.finditer(question)}
+    return {m["noun"].lower() for m in _dated_occasions(question)}
 
 
 def occasion_dates(question: str) -> list[str]:
     """The date phrases that date an occasion (`occasions`): "August 1995" in "cited in the minutes of
     the August 1995 meeting"."""
-    return [m["date"] for m in _OCCASION.finditer(question) if m["preposition"].lower() not in _BOUNDS]
+    return [m["date"] for m in _dated_occasions(question) if m["preposition"].lower() not in _BOUNDS]
+
+
+def _dated_occasions(question: str) -> list[re.Match[str]]:
+    """The occasion phrases of `question` whose noun is a word of content: "of the 2022 and 2024
+    policies" dates two policies, not an occasion called "and"."""
+    return [m for m in _OCCASION.finditer(question) if m["noun"].lower() not in STOPWORDS]
 
 
 _BOUNDS = frozenset({"after", "before", "since", "to"})

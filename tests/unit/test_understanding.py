@@ -45,6 +45,7 @@ D = dt.date
         ("limits between 2021 and 2023", D(2021, 1, 1), D(2023, 12, 31), [2021, 2022, 2023]),
         ("the hotel limit in 2022 and 2024", D(2022, 1, 1), D(2024, 12, 31), [2022, 2024]),
         ("jul/aug 2018 minutes", D(2018, 7, 1), D(2018, 8, 31), [2018]),
+        ("Compare the hotel limits of the 2022 and 2024 travel policies", D(2022, 1, 1), D(2024, 12, 31), [2022, 2024]),
         ("the Dec/Jan 2024 meeting", D(2023, 12, 1), D(2024, 1, 31), [2023, 2024]),
         ("the rate for July 1995 cited in the minutes of the August 1995 meeting", D(1995, 8, 1), D(1995, 8, 31), [1995]),
         ("at the Jan/Feb 2023 meeting, who was named effective Feb 21, 2023?", D(2023, 1, 1), D(2023, 2, 28), [2023]),
