@@ -22,7 +22,12 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
         # a period counted from the last one
         ("ok, and the year after that?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2019?"),
         ("a year earlier?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2017?"),
-        ("what about the following fiscal year?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2019?"),
+        (
+            "what about the following fiscal year?",
+            FY18,
+            ["OPM"],
+            "How many retirement claims did OPM process in FY 2019?",
+        ),
         ("and the fiscal year before?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2017?"),
         ("and two years after that?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2020?"),
         ("3 quarters later?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q4 2023?"),

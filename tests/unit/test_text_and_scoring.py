@@ -158,6 +158,15 @@ def test_a_source_writes_an_acronym_with_dots_and_a_name_in_full() -> None:
     assert found_terms(["fed", "fe", "fedora"], "The Federal Reserve raised its rate.") == {"fed"}
 
 
+def test_a_name_the_question_spells_out_is_found_as_the_acronym_a_source_writes() -> None:
+    terms = ["date", "national", "background", "investigations", "bureau", "established"]
+    found = found_terms(terms, "The NBIB was formally established on October 1, 2016.")
+    assert found == {"national", "background", "investigations", "bureau", "established"}
+    # Two letters spell too much by chance ("US", "IT"); the run must spell the whole acronym.
+    assert found_terms(["united", "states", "budget"], "The US budget") == {"budget"}
+    assert found_terms(["national", "bureau"], "The NBIB said") == set()
+
+
 def test_a_sentence_counts_what_a_how_many_question_counts() -> None:
     nouns = {stem(w) for w in counted("How many patent examiners does the office have?")}
     assert nouns == {stem("patent"), stem("examiners")}

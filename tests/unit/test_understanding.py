@@ -47,10 +47,20 @@ D = dt.date
         ("jul/aug 2018 minutes", D(2018, 7, 1), D(2018, 8, 31), [2018]),
         ("Compare the hotel limits of the 2022 and 2024 travel policies", D(2022, 1, 1), D(2024, 12, 31), [2022, 2024]),
         ("the Dec/Jan 2024 meeting", D(2023, 12, 1), D(2024, 1, 31), [2023, 2024]),
-        ("the rate for July 1995 cited in the minutes of the August 1995 meeting", D(1995, 8, 1), D(1995, 8, 31), [1995]),
+        (
+            "the rate for July 1995 cited in the minutes of the August 1995 meeting",
+            D(1995, 8, 1),
+            D(1995, 8, 31),
+            [1995],
+        ),
         ("at the Jan/Feb 2023 meeting, who was named effective Feb 21, 2023?", D(2023, 1, 1), D(2023, 2, 28), [2023]),
         ("In OPM's FY 2016 report, what was the FY 2014 result?", D(2016, 1, 1), D(2016, 12, 31), [2016]),
-        ("after the March 2020 meeting, what did the minutes of the June 2020 meeting say?", D(2020, 6, 1), D(2020, 6, 30), [2020]),
+        (
+            "after the March 2020 meeting, what did the minutes of the June 2020 meeting say?",
+            D(2020, 6, 1),
+            D(2020, 6, 30),
+            [2020],
+        ),
     ],
 )
 def test_date_hints_against_a_fixed_clock(
