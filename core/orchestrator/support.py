@@ -109,7 +109,26 @@ def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> 
         rest = [t for t in rest if t not in found]
     if not rest:
         return found
-    return found | (set(rest) & initials(text)) | clipped(rest, written)
+    return found | (set(rest) & initials(text)) | clipped(rest, written) | (set(rest) & spelled_out(wanted, written))
+
+
+MIN_ACRONYM = 3
+"""Letters of an acronym a run of the question's words may spell ("NBIB"; not "US" or "IT")."""
+
+
+def spelled_out(terms: Sequence[str], written: Sequence[str]) -> set[str]:
+    """The terms of a run of the question's words whose initials the text writes as an acronym:
+    "National Background Investigations Bureau" where the text writes "NBIB".
+
+    General case: a document defines an abbreviation once and writes it thereafter; a question
+    spells the name out (the other way round from `core.text.initials`)."""
+    acronyms = {w.lower() for w in written if len(w) >= MIN_ACRONYM and w.isupper() and w.isalpha()}
+    found: set[str] = set()
+    for i in range(len(terms)):
+        for j in range(i + MIN_ACRONYM, len(terms) + 1):
+            if "".join(t[0] for t in terms[i:j]) in acronyms:
+                found.update(terms[i:j])
+    return found
 
 
 MIN_CLIPPED = 3
