@@ -79,8 +79,10 @@ def describe(loaded: LoadedDocument, file_name: str) -> DocumentFacets:
         _periods(cover, where, cover=True),
     )
     entities = _entities(text, stem)
+    named = _with_period(_with_name(title, entities), periods)
+    entities = _codes_spelled(entities, " ".join(text.split()), " ".join(cover.split()))
     return DocumentFacets(
-        title=_with_period(_with_name(title, entities), periods),
+        title=named,
         kind=_kind(title, entities, periods),
         entities=entities,
         identifiers=[IdentifierFacet(value=v, source=where) for v in identifiers(cover)],
@@ -228,6 +230,50 @@ def _entities(text: str, stem: str) -> list[EntityFacet]:
         else:
             match.aliases_from.append("file name")
     return ranked
+
+
+_RUN = re.compile(r"[A-Z][A-Za-z&.'’-]*(?:\s+(?:(?:of|and|for|the|&)\s+)*[A-Z][A-Za-z&.'’-]*)*")
+"""A run of capitalised words, small words inside allowed, wherever it stands (a cover's title line)."""
+
+
+def _codes_spelled(entities: list[EntityFacet], flat: str, cover: str) -> list[EntityFacet]:
+    """The file name's codes that no defined acronym spells, with the name the text or cover writes
+    that spells them as an alias ("DOT2022.pdf", written "U.S. Department of Transportation Strategic
+    Plan" → "Department of Transportation"). The title is set before, from the code alone.
+
+    General case: people name files by an organisation's short form, which its own documents spell
+    out without defining it; a question names the organisation either way."""
+    runs = Counter(_RUN.findall(flat)) + Counter(_RUN.findall(cover))
+    out: list[EntityFacet] = []
+    for entity in entities:
+        if entity.source == "file name" and not entity.aliases:
+            spelled: Counter[str] = Counter()
+            for run, count in runs.items():
+                for name in _spellings(run, entity.name):
+                    spelled[name] += count
+            if spelled:  # the form written most, as prose writes it (not in capitals) when there is one
+                best = max(spelled, key=lambda name: (not name.isupper(), spelled[name]))
+                entity = entity.model_copy(update={"aliases": [best]})
+        out.append(entity)
+    return out
+
+
+def _spellings(run: str, code: str) -> set[str]:
+    """The spans of a run of capitalised words whose words' initials, small words too or not, spell
+    `code` ("Department of Labor" and "Health and Human Services"), from and to a capitalised word."""
+    letters = [ch.lower() for ch in code if ch.isalpha()]
+    tokens = re.sub(r"['’]s\b", "", run).split()
+    found: set[str] = set()
+    for start in range(len(tokens)):
+        for end in range(start + 1, min(len(tokens), start + 2 * len(letters)) + 1):
+            span = tokens[start:end]
+            if not (span[0][:1].isupper() and span[-1][:1].isupper()):
+                continue
+            capitals = [t[0].lower() for t in span if t[:1].isupper()]
+            every = [t[0].lower() for t in span]
+            if letters in (capitals, every):
+                found.add(" ".join(span))
+    return found
 
 
 def _spelled_by(long_form: str, acronym: str) -> str | None:

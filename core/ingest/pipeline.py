@@ -21,11 +21,11 @@ from core.text import normalize_label
 
 Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed"]
 
-READING = 3
+READING = 4
 """The version of how a file is read into segments, facts and facets. Raise it when that reading
-changes (a new kind of field: signature blocks in 2, written "…, signed <date>" in 3): the next run
-reads files it had read before again, reported as updated, so an upgrade reaches documents already
-ingested."""
+changes (a new kind of field: signature blocks in 2, written "…, signed <date>" in 3; a file name's
+code spelled out by the text in 4): the next run reads files it had read before again, reported as
+updated, so an upgrade reaches documents already ingested."""
 
 
 class IngestProgress(Protocol):

@@ -93,6 +93,26 @@ def test_a_yearly_report_names_its_fiscal_year_and_its_defined_acronym() -> None
     assert facets.title == "Office of Widget Standards (Fiscal Year 2020)"  # the cover's first heading line
 
 
+def _plan(department: str, code: str) -> tuple[LoadedDocument, str]:
+    cover = f"U.S. DEPARTMENT OF {department.upper()}\nFY 2022 - 2026 Strategic Plan\n"
+    body = f"The Department sets goals. The Department of {department}'s plan runs to 2026. The Department reports."
+    loaded = LoadedDocument(title=code, blocks=[SourceBlock(text=cover + body, page=1)], media_type="application/pdf")
+    return loaded, f"{code}2022.pdf"
+
+
+def test_a_file_names_code_is_known_by_the_name_the_text_spells_it_with() -> None:
+    labor, commerce = _plan("Labor", "DOL"), _plan("Commerce", "DOC")
+    facets = describe(*labor)
+    code = next(e for e in facets.entities if e.source == "file name")
+    assert (code.name, code.aliases) == ("DOL", ["Department of Labor"])
+    assert facets.title == "U.S. DEPARTMENT OF LABOR — DOL (FY 2022 - 2026)"  # set from the code alone
+    vocabulary = Vocabulary(
+        [_record("dol", *labor), _record("doc", *commerce), _record("ows-2020", _annual(2020), "a.pdf")]
+    )
+    assert resolve("What does the Department of Commerce strategic plan say?", vocabulary).doc_ids == ["doc"]
+    assert resolve("the Labor Department's goals", vocabulary).doc_ids == ["dol"]
+
+
 def test_titles_codes_and_headings() -> None:
     assert not reads_as_words("DHS2020") and not reads_as_words("0000320193-22-000070")
     assert reads_as_words("Annual Performance Report Fiscal Year 2016") and reads_as_words("Fleet")
