@@ -25,7 +25,7 @@ from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
 from core.orchestrator.guardrails import REDACTION_MARK
 from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
-from core.orchestrator.support import mentions, other_order
+from core.orchestrator.support import mentions, other_order, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
@@ -230,7 +230,7 @@ class Vocabulary:
         for doc_id, facets in self.facets.items():
             for entity in facets.entities:
                 named = bool(entity.aliases) or entity.source == "file name" or len(entity.name.split()) > 1
-                for form in entity.forms():
+                for form in with_heads(entity.forms()):
                     forms.setdefault(form, set()).add(doc_id)
                     self.names.setdefault(form, entity.name)
                     if named or form.isupper() or entity.name.isupper():

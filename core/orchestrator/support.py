@@ -80,6 +80,17 @@ def other_order(name: str) -> str:
     return f"{last} of {first}" if first else name
 
 
+def with_heads(forms: list[str]) -> list[str]:
+    """The forms of a name, and the head of each "X and Y" name whose head is a name of several words:
+    "National Archives" of "National Archives and Records Administration", "Department of Health" of
+    "Department of Health and Human Services".
+
+    General case: people shorten a name that coordinates two things to its first ("the National
+    Archives"); a head of one word ("Health", "Employment") is a word, not the name."""
+    heads = [head for form in forms if len((head := form.split(" and ")[0]).split()) > 1]
+    return list(dict.fromkeys([*forms, *heads]))
+
+
 _JOINER = re.compile(r"\s+of\s+(?:the\s+)?", re.IGNORECASE)
 
 

@@ -113,6 +113,21 @@ def test_a_file_names_code_is_known_by_the_name_the_text_spells_it_with() -> Non
     assert resolve("the Labor Department's goals", vocabulary).doc_ids == ["dol"]
 
 
+def _archives() -> LoadedDocument:
+    text = (
+        "Archives Strategic Plan\nThe National Archives and Records Administration (NARA) keeps records. "
+        "NARA opens them to the public, and NARA digitizes them."
+    )
+    return LoadedDocument(title="NARA", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
+
+
+def test_a_name_that_coordinates_two_things_is_known_by_its_head() -> None:
+    vocabulary = Vocabulary([_record("nara", _archives(), "NARA2022.pdf"), _record("ows", _annual(2020), "a.pdf")])
+    assert resolve("How many pages will the National Archives digitize?", vocabulary).doc_ids == ["nara"]
+    # A head of one word is a word: "Widget" is no name of the Office of Widget Standards.
+    assert resolve("How many pages will the Widget office digitize?", vocabulary).doc_ids is None
+
+
 def test_titles_codes_and_headings() -> None:
     assert not reads_as_words("DHS2020") and not reads_as_words("0000320193-22-000070")
     assert reads_as_words("Annual Performance Report Fiscal Year 2016") and reads_as_words("Fleet")
