@@ -51,10 +51,17 @@ async def unknown_names(
             continue
         if common is not None and common([lead]):
             continue
-        hits = await backend.search_text(lead, filters, UNKNOWN_SEARCH_HITS, vector)
-        if not any(found_terms([lead.lower()], f"{h.segment.title} {h.segment.text}") for h in hits):
+        hits = await backend.search_text(lead.replace("-", " "), filters, UNKNOWN_SEARCH_HITS, vector)
+        if not any(_written(lead, f"{h.segment.title} {h.segment.text}") for h in hits):
             unknown.append(name.text)
     return unknown
+
+
+def _written(lead: str, text: str) -> bool:
+    """True when `text` writes the word, or each part of a word joined by hyphens: "State-USAID" is
+    written where a plan names "State" and "USAID" (general case: a compound made of two names)."""
+    parts = [p.lower() for p in lead.split("-") if p]
+    return bool(found_terms([lead.lower()], text)) or (len(parts) > 1 and len(found_terms(parts, text)) == len(parts))
 
 
 def no_document_mentions(unknown: list[str]) -> str:

@@ -230,3 +230,26 @@ async def test_a_model_reformulation_searches_by_its_hypothetical_passage(world:
     cited = result.citations[0]
     expected = await helped.embedder.similarity("new parent paid leave", [cited.snippet])
     assert cited.relevance == pytest.approx(expected[0], abs=1e-3)
+
+
+async def test_a_name_of_two_names_joined_by_a_hyphen_is_known_when_both_are(tmp_path: Path) -> None:
+    (tmp_path / "plan.md").write_text(
+        "# Joint Plan\n\nState and USAID will reach 45 countries with health programs by 2026. "
+        "USAID leads the work; State supports it.\n",
+        encoding="utf-8",
+    )
+    backend = InMemorySearchBackend()
+    ingestor = Ingestor(
+        loaders=[MarkdownLoader()],
+        embedder=HashingEmbedder(),
+        backend=backend,
+        registry=InMemoryRegistry(),
+        executor=CpuExecutor(max_workers=1),
+        clock=CLOCK,
+    )
+    assert (await ingestor.ingest([tmp_path])).ok
+    world = World(backend)
+    known = await world.ask("In the State-USAID joint plan, how many countries get health programs?")
+    assert "none of the documents I can read mentions" not in known.answer
+    unknown = await world.ask("In the State-Quincy joint plan, how many countries get health programs?")
+    assert "none of the documents I can read mentions State-Quincy" in unknown.answer
