@@ -163,4 +163,21 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
         return _replace(question, last[0].start, last[0].end, written)
     names = [rest[a:b] for a, b in name_phrases(rest)]
     names = [n for n in names if n.lower() not in last_question.lower()]
-    return _with_names(last_question, names, mentioned) if names else None
+    if names:
+        return _with_names(last_question, names, mentioned)
+    return _in_scope(rest, last_question, mentioned)
+
+
+def _in_scope(rest: str, last_question: str, mentioned: list[str]) -> str | None:
+    """"What about real gross output?" after a question about the Commerce Department's 2022-2026
+    plan asks about real gross output in that plan: the new subject, with the names and periods the
+    last question was scoped by. None when the message names no subject of its own ("and?", "what
+    about it?"), counts from the last one ("the next meeting": not the same scope) or the last
+    question had no scope."""
+    subject = rest.strip(" ?.!")
+    content = [w for w in words(subject) if w.lower() not in STOPWORDS]
+    scope = [*mentioned, *(p.written for p in period_mentions(last_question))]
+    counted = re.search(rf"\b(?:{_LATER}|{_EARLIER})\b", subject, re.IGNORECASE)  # "the next meeting"
+    if not content or not scope or counted or _BACK_PRONOUN.fullmatch(subject):
+        return None
+    return f"{subject} ({', '.join(dict.fromkeys(scope))})"

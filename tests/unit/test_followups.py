@@ -73,6 +73,9 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "which members dissented on that one? (March 2023)",
         ),
+        # another subject in the same scope: the last question's names and period
+        ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
+        ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
     ],
 )
 def test_a_follow_up_is_the_last_question_with_what_changed(
@@ -94,6 +97,8 @@ def test_a_follow_up_is_the_last_question_with_what_changed(
         ("and at the next meeting after that?", MARCH, []),  # a meeting is no unit to count in
         ("Who signed that report?", MARCH, []),  # "report" is not the occasion the last question dated
         ("the year before I joined?", FY18, ["OPM"]),  # more than a counted period
+        ("what about it?", FY18, ["OPM"]),  # no subject of its own
+        ("what about real gross output?", "What is real output?", []),  # no scope to keep
     ],
 )
 def test_other_messages_are_not_rewritten(text: str, last: str, mentioned: list[str]) -> None:
