@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from core.contracts import Contract
 from core.knowledge import DocumentFacets, PeriodFacet
 from core.understanding import quarters, years
+from core.understanding.dates import without_deadlines
 from core.understanding.periods import fiscal_years
 
 
@@ -24,7 +25,9 @@ class Asked(Contract):
 
 
 def asked_periods(question: str) -> list[Asked]:
-    """The quarters, fiscal years and years a question names ("Q3 2022", "FY19", "in 2016")."""
+    """The quarters, fiscal years and years a question names ("Q3 2022", "FY19", "in 2016"); a
+    deadline ("by Sept 2026") is a target's date, not a period a document is labelled with."""
+    question = without_deadlines(question)
     asked = [Asked(label=f"Q{q} {y}", first=y, last=y, quarter=q) for q, y in quarters(question)]
     for label, first, last in fiscal_years(question):
         asked.append(Asked(label=label, first=first, last=last))

@@ -111,6 +111,12 @@ def full_years(text: str, today: dt.date) -> str:
     return _SHORT_YEAR.sub(full, text)
 
 
+def without_deadlines(text: str) -> str:
+    """The text without the deadlines it sets (`_DEADLINE`: "by Sept 30, 2026", "by FY 2026"): what is
+    left names the time a question is about, for the date window and the documents' period labels."""
+    return _DEADLINE.sub(" ", text)
+
+
 def date_hints(text: str, today: dt.date) -> DateHints:
     """Explicit years, quarters, days, months, ranges and relative dates → a date window.
 
@@ -118,7 +124,7 @@ def date_hints(text: str, today: dt.date) -> DateHints:
     the minutes of the August 1995 meeting?", "at the Jan/Feb 2023 meeting, who was named effective
     Feb 21, 2023?") reads the occasion's date: the other dates are what its documents write about.
     """
-    text = _DEADLINE.sub(" ", text)
+    text = without_deadlines(text)
     dated = occasion_dates(text)
     if dated and " ".join(dated[0].split()) != " ".join(text.split()):
         hints = date_hints(dated[0], today)

@@ -208,3 +208,11 @@ def test_periods_a_question_names() -> None:
         (2019, 2019, None),
         (2016, 2016, None),
     ]
+
+
+def test_a_deadline_is_no_period_a_document_is_labelled_with() -> None:
+    assert asked_periods("How many pages will NARA digitize by FY 2026?") == []
+    assert asked_periods("in how many countries by Sept 30, 2026, per the plan?") == []
+    assert [a.label for a in asked_periods("What did OWS promise in FY 2020 for delivery by 2026?")] == ["FY 2020"]
+    # The report labelled with the year is not chosen for a target's date.
+    assert resolve("How many widgets will OWS certify by fiscal year 2022?", _vocabulary()).doc_ids != ["ows-2022"]
