@@ -169,7 +169,7 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
 
 
 def _in_scope(rest: str, last_question: str, mentioned: list[str]) -> str | None:
-    """"What about real gross output?" after a question about the Commerce Department's 2022-2026
+    """ "What about real gross output?" after a question about the Commerce Department's 2022-2026
     plan asks about real gross output in that plan: the new subject, with the names and periods the
     last question was scoped by. None when the message names no subject of its own ("and?", "what
     about it?"), counts from the last one ("the next meeting": not the same scope) or the last

@@ -24,10 +24,11 @@ class Asked(Contract):
     labelled: bool = True
 
 
-def asked_periods(question: str) -> list[Asked]:
-    """The quarters, fiscal years and years a question names ("Q3 2022", "FY19", "in 2016"); a
-    deadline ("by Sept 2026") is a target's date, not a period a document is labelled with."""
-    question = without_deadlines(question)
+def asked_periods(question: str, *, deadlines: bool = True) -> list[Asked]:
+    """The quarters, fiscal years and years a question names ("Q3 2022", "FY19", "in 2016"); with
+    `deadlines` false, not those of its deadlines ("by Sept 2026", "by the end of FY 2016")."""
+    if not deadlines:
+        question = without_deadlines(question)
     asked = [Asked(label=f"Q{q} {y}", first=y, last=y, quarter=q) for q, y in quarters(question)]
     for label, first, last in fiscal_years(question):
         asked.append(Asked(label=label, first=first, last=last))

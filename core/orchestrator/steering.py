@@ -345,7 +345,10 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     # "Northwind or Contoso": no document carries both names, so either one's documents are read.
     entity_docs = (set.intersection(*entity_sets) or set.union(*entity_sets)) if entity_sets else set()
     candidates = entity_docs or set(vocabulary.facets)
-    asked = asked_periods(question)
+    # A deadline ("by Sept 2026") picks among a named organisation's documents the one whose period
+    # holds it ("OPM … by the end of FY 2016": that year's report); alone it picks none, as any
+    # plan may set a target for that year.
+    asked = asked_periods(question, deadlines=bool(entity_docs))
     doc_ids: set[str] = set(entity_docs)
     missing: str | None = None
     period_resolved = False
