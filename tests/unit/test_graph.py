@@ -82,10 +82,15 @@ def turn(text: str, key: str | None = None) -> Turn:
 
 
 async def sample_world(
-    folder: Path, backend: InMemorySearchBackend, executor: CpuExecutor, llm: LlmGateway | None = None
+    folder: Path,
+    backend: InMemorySearchBackend,
+    executor: CpuExecutor,
+    llm: LlmGateway | None = None,
+    docs: dict[str, str] = DOCS,
 ) -> World:
-    """The sample documents (`DOCS`) written to `folder` and ingested into `backend`, and a world on them."""
-    for name, text in DOCS.items():
+    """The sample documents (`DOCS`, or `docs`) written to `folder` and ingested into `backend`, and a
+    world on them."""
+    for name, text in docs.items():
         (folder / name).write_text(text, encoding="utf-8")
     ingestor = Ingestor(
         loaders=[MarkdownLoader()],
@@ -96,7 +101,7 @@ async def sample_world(
         clock=CLOCK,
     )
     report = await ingestor.ingest([folder])
-    assert len(report.added) == len(DOCS) and report.ok
+    assert len(report.added) == len(docs) and report.ok
     return World(backend, llm=llm)
 
 
@@ -233,22 +238,11 @@ async def test_a_model_reformulation_searches_by_its_hypothetical_passage(world:
 
 
 async def test_a_name_of_two_names_joined_by_a_hyphen_is_known_when_both_are(tmp_path: Path) -> None:
-    (tmp_path / "plan.md").write_text(
+    plan = (
         "# Joint Plan\n\nState and USAID will reach 45 countries with health programs by 2026. "
-        "USAID leads the work; State supports it.\n",
-        encoding="utf-8",
+        "USAID leads the work; State supports it.\n"
     )
-    backend = InMemorySearchBackend()
-    ingestor = Ingestor(
-        loaders=[MarkdownLoader()],
-        embedder=HashingEmbedder(),
-        backend=backend,
-        registry=InMemoryRegistry(),
-        executor=CpuExecutor(max_workers=1),
-        clock=CLOCK,
-    )
-    assert (await ingestor.ingest([tmp_path])).ok
-    world = World(backend)
+    world = await sample_world(tmp_path, InMemorySearchBackend(), CpuExecutor(max_workers=1), docs={"plan.md": plan})
     known = await world.ask("In the State-USAID joint plan, how many countries get health programs?")
     assert "none of the documents I can read mentions" not in known.answer
     unknown = await world.ask("In the State-Quincy joint plan, how many countries get health programs?")
