@@ -55,7 +55,9 @@ _DEFINITION = re.compile(
 )
 # A run of capitalised words inside a sentence (after a lower-case word or punctuation), joiners
 # allowed: how English writes a proper name ("Department of Energy"), whatever the domain.
-_CAPITALISED = re.compile(r"(?<=[a-z,;:] )[A-Z][A-Za-z&.'’-]+(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][A-Za-z&.'’-]+)*")
+_NAME_WORD = r"[A-Z][A-Za-z&.'’-]+"
+_JOINER = r"(?:of|and|for|the|&)\s+"
+_CAPITALISED = re.compile(rf"(?<=[a-z,;:] ){_NAME_WORD}(?:\s+(?:{_JOINER})?{_NAME_WORD})*")
 # A code of capitals then digits ("N5921D", "K-900", "NCT04368728"): registrations, models, trials.
 _IDENTIFIER = re.compile(r"\b[A-Z]{1,6}-?\d{2,}[A-Z\d-]*\b")
 # File-name word boundaries: separators and letter/digit switches ("FY2016_APR" → FY, 2016, APR).
@@ -232,8 +234,9 @@ def _entities(text: str, stem: str) -> list[EntityFacet]:
     return ranked
 
 
-_RUN = re.compile(r"[A-Z][A-Za-z&.'’-]*(?:\s+(?:(?:of|and|for|the|&)\s+)*[A-Z][A-Za-z&.'’-]*)*")
-"""A run of capitalised words, small words inside allowed, wherever it stands (a cover's title line)."""
+_RUN = re.compile(rf"{_NAME_WORD}(?:\s+(?:{_JOINER})*{_NAME_WORD})*")
+"""A run of capitalised words, small words inside allowed ("Department of the Interior"), wherever it
+stands (a cover's title line), as `_CAPITALISED` reads them inside sentences."""
 
 
 def _codes_spelled(entities: list[EntityFacet], flat: str, cover: str) -> list[EntityFacet]:
@@ -243,6 +246,8 @@ def _codes_spelled(entities: list[EntityFacet], flat: str, cover: str) -> list[E
 
     General case: people name files by an organisation's short form, which its own documents spell
     out without defining it; a question names the organisation either way."""
+    if not any(entity.source == "file name" and not entity.aliases for entity in entities):
+        return entities
     runs = Counter(_RUN.findall(flat)) + Counter(_RUN.findall(cover))
     out: list[EntityFacet] = []
     for entity in entities:

@@ -125,11 +125,9 @@ def date_hints(text: str, today: dt.date) -> DateHints:
     Feb 21, 2023?") reads the occasion's date: the other dates are what its documents write about.
     """
     text = without_deadlines(text)
-    dated = occasion_dates(text)
-    if dated and " ".join(dated[0].split()) != " ".join(text.split()):
-        hints = date_hints(dated[0], today)
-        if hints.year_mode == "explicit":
-            return hints
+    # An occasion's date phrase names no occasion itself: the recursion is one level deep.
+    if (dated := occasion_dates(text)) and (hints := date_hints(dated[0], today)).year_mode == "explicit":
+        return hints
     if match := _BETWEEN.search(text):
         first, last = sorted((int(match[1]), int(match[2])))
         return _window(dt.date(first, 1, 1), dt.date(last, 12, 31), list(range(first, last + 1)))
