@@ -80,7 +80,7 @@ def describe(loaded: LoadedDocument, file_name: str) -> DocumentFacets:
         _periods(loaded.title, "metadata", cover=True) if own else [],
         _periods(cover, where, cover=True),
     )
-    entities = _entities(text, stem)
+    entities = _entities(text, stem, title)
     named = _with_period(_with_name(title, entities), periods)
     entities = _codes_spelled(entities, " ".join(text.split()), " ".join(cover.split()))
     return DocumentFacets(
@@ -116,8 +116,38 @@ def heading(cover: str) -> str | None:
             continue
         if len(tokens) <= 3 and index + 1 < len(lines) and len(lines[index + 1].split()) <= 10:
             return f"{line} {lines[index + 1]}"
-        return line
+        return wrapped(line, lines[index + 1 : index + 1 + MAX_WRAPPED])
     return None
+
+
+MAX_WRAPPED = 2
+"""Lines a cover's title may wrap onto after its first."""
+WRAPPED_WORDS = 2
+"""A line this short after a title line is the title's end ("Plan", "2022-2026")."""
+SHORT_TITLE_LINE = 10
+"""A line of more words than this after a title is prose, not the title wrapping."""
+_OPEN_MARK = ",:;|~–—-"
+
+
+def wrapped(line: str, following: list[str]) -> str:
+    """A cover's title line with the lines it wraps onto: while a line ends open (on a stop-word, a
+    joining mark or a period word such as "FY") the next one continues it, and a line of a word or two
+    after it ends the title.
+
+    General case: a title set large wraps ("U.S. Department of Education FY 2022 Annual Performance"
+    / "Plan"; "… U.S. Department of" / "State U.S. Agency for International Development"); its first
+    line alone is a title cut short. The prose after the title is a line of many words; an address
+    line ("Washington, D.C. 20549") after a complete title is not joined."""
+    title = line
+    for nxt in following:
+        last = title.split()[-1]
+        open_end = last.lower() in STOPWORDS or last.lower() in PERIOD_WORDS or last[-1] in _OPEN_MARK
+        # The title's last word or two, capitalised or a year span: not a page number, not prose's tail.
+        ends = len(nxt.split()) <= WRAPPED_WORDS and not nxt[0].islower() and not re.fullmatch(r"\d{1,3}", nxt)
+        if len(nxt.split()) > SHORT_TITLE_LINE or not (open_end or ends):
+            break
+        title = f"{title} {nxt}"
+    return title
 
 
 def identifiers(cover: str) -> list[str]:
@@ -207,8 +237,14 @@ def _with_name(title: str, entities: list[EntityFacet]) -> str:
     return title if any(f" {form} " in lowered for form in top.forms()) else f"{title} — {top.name}"
 
 
-def _entities(text: str, stem: str) -> list[EntityFacet]:
-    """Acronyms defined in the text with their long forms, the names written most, the file name's codes."""
+def _entities(text: str, stem: str, title: str) -> list[EntityFacet]:
+    """Acronyms defined in the text with their long forms, the names written most and those the
+    title writes, the file name's codes.
+
+    General case: the organisation a document is by is named in its title ("U.S. Department of
+    Education FY 2022 Annual Performance Plan") and then called "the Department"; the offices and
+    programmes it runs are written more often than its own name, which must not fall out. A title's
+    word alone ("Department", "Plan") is no name."""
     flat = " ".join(text.split())
     acronyms = Counter(ACRONYM.findall(flat))
     lower = Counter(w for w in words(flat) if w.islower())
@@ -224,7 +260,13 @@ def _entities(text: str, stem: str) -> list[EntityFacet]:
         if name.lower() not in known and count >= MIN_MENTIONS and proper and not is_period_phrase(name):
             entities[name.upper()] = EntityFacet(name=name, mentions=count, source="text")
             known.add(name.lower())
-    ranked = sorted(entities.values(), key=lambda e: -e.mentions)[:MAX_ENTITIES]
+    ranked = sorted(entities.values(), key=lambda e: -e.mentions)
+    titled = f" {' '.join(words(title)).lower()} "
+    ranked = ranked[:MAX_ENTITIES] + [
+        e
+        for e in ranked[MAX_ENTITIES:]
+        if (e.aliases or len(e.name.split()) > 1) and any(f" {' '.join(words(f))} " in titled for f in e.forms())
+    ]
     for code in _codes(stem):
         match = next((e for e in ranked if code.lower() in e.forms()), None)
         if match is None:
@@ -283,13 +325,21 @@ def _spellings(run: str, code: str) -> set[str]:
 
 def _spelled_by(long_form: str, acronym: str) -> str | None:
     """The shortest tail of `long_form` whose capitalised words spell `acronym` ("the Department of
-    Homeland Security" → "Department of Homeland Security" for "DHS"), or None."""
+    Homeland Security" → "Department of Homeland Security" for "DHS"), in the order written or, for a
+    name "Y of X", in the order "X Y" ("U.S. Department of Education (ED)": the Education
+    Department), or None.
+
+    General case: English names an organisation both ways (`core.orchestrator.support.other_order`),
+    and its short form may follow either."""
     letters = [ch.lower() for ch in acronym if ch.isupper()]
     tokens = long_form.replace(",", " ").split()
     for start in range(len(tokens) - 1, -1, -1):
         tail = tokens[start:]
-        initials = [t[0].lower() for t in tail if t[:1].isupper()]
-        if initials == letters and tail[0][:1].isupper():
+        if not tail[0][:1].isupper():
+            continue
+        head, joiner, rest = " ".join(tail).partition(" of ")
+        orders = [tail, [*rest.removeprefix("the ").split(), *head.split()]] if joiner else [tail]
+        if any([t[0].lower() for t in order if t[:1].isupper()] == letters for order in orders):
             return " ".join(tail)
     return None
 

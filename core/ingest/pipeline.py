@@ -21,7 +21,7 @@ from core.text import normalize_label
 
 Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed"]
 
-READING = 4
+READING = 5
 """The version of how a file is read into segments, facts and facets. Raise it when that reading
 changes (a new kind of field: signature blocks in 2, written "…, signed <date>" in 3; a file name's
 code spelled out by the text in 4): the next run reads files it had read before again, reported as

@@ -113,6 +113,52 @@ def test_a_file_names_code_is_known_by_the_name_the_text_spells_it_with() -> Non
     assert resolve("the Labor Department's goals", vocabulary).doc_ids == ["dol"]
 
 
+def test_a_title_that_wraps_onto_the_next_lines_is_read_whole() -> None:
+    prose = "The FY 2022 Annual Performance Plan is required by law, and guidance for its development is given."
+    assert heading(f"U.S. Department of Education FY 2022 Annual Performance\nPlan\n{prose}") == (
+        "U.S. Department of Education FY 2022 Annual Performance Plan"
+    )
+    assert heading(f"JOINT STRATEGIC PLAN FY 2022 - 2026 U.S. Department of\nState U.S. Agency for Aid\n{prose}") == (
+        "JOINT STRATEGIC PLAN FY 2022 - 2026 U.S. Department of State U.S. Agency for Aid"
+    )
+    assert heading(f"Office of Widget Standards Strategic Plan FY\n2022-2026\n{prose}") == (
+        "Office of Widget Standards Strategic Plan FY 2022-2026"
+    )
+    # A complete title keeps its own line: the address under it, a page number, the prose.
+    assert heading("UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-Q") == (
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"
+    )
+    assert (
+        heading(f"Office of Widget Standards Annual Report\n12\n{prose}") == "Office of Widget Standards Annual Report"
+    )
+    assert heading(f"Office of Widget Standards Annual Report\n{prose}") == "Office of Widget Standards Annual Report"
+
+
+def test_the_organisation_a_title_names_stays_among_the_entities_however_rarely_the_text_writes_it() -> None:
+    offices = " ".join(
+        f"The {office} ({code}) runs programs; {code} reports, and {code} grows."
+        for office, code in [
+            ("Federal Widget Aid", "FWA"),
+            ("Institute of Widget Sciences", "IWS"),
+            ("Office of Widget Rights", "OWR"),
+            ("Widget Careers Service", "WCS"),
+            ("National Widget Board", "NWB"),
+            ("Widget Data Center", "WDC"),
+        ]
+    )
+    cover = "U.S. Department of Widgets FY 2022 Annual Performance\nPlan\n"
+    text = f"{cover}The plan of the U.S. Department of Widgets (WD) is set out here. {offices}"
+    loaded = LoadedDocument(title="WDAPP2022", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf")
+    facets = describe(loaded, "WDAPP2022.pdf")
+    assert facets.title.startswith("U.S. Department of Widgets FY 2022 Annual Performance Plan")
+    # "WD" spells the name in the order "Widgets Department"; the title keeps it past the six written most.
+    department = next(e for e in facets.entities if e.name == "Department of Widgets")
+    assert department.aliases == ["WD"]
+    vocabulary = Vocabulary([_record("wd", loaded, "WDAPP2022.pdf"), _record("ows-2022", _annual(2022), "a.pdf")])
+    assert resolve("What is the Widgets Department's FY 2022 target?", vocabulary).doc_ids == ["wd"]
+    assert resolve("WD app indicator for FY 2022", vocabulary).doc_ids == ["wd"]
+
+
 def _archives() -> LoadedDocument:
     text = (
         "Archives Strategic Plan\nThe National Archives and Records Administration (NARA) keeps records. "
