@@ -12,9 +12,11 @@ from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Name
 from core.orchestrator.support import (
+    acronym_spelled,
     asked_signals,
     checked_missing,
     found_terms,
+    led_by_acronym,
     mentions,
     name_forms,
     other_order,
@@ -238,7 +240,12 @@ class AnswerWriter:
         absent = [
             n.text
             for n in [*state.steering.required(), *_full_names(state)]
-            if not (mentions(cited_text, n.variants) or written_in_parts(cited_text, n.text))
+            if not (
+                mentions(cited_text, n.variants)
+                or written_in_parts(cited_text, n.text)
+                or acronym_spelled(n.text, cited_text)
+                or led_by_acronym(cited_text, n.text)
+            )
             and not any(n.covers(d) for d in dates)
         ]
         if absent:

@@ -106,6 +106,19 @@ def written_in_parts(text: str, name: str) -> bool:
     return len(parts) > 1 and all(len(p.split()) > 1 for p in parts) and all(mentions(text, [p]) for p in parts)
 
 
+def led_by_acronym(text: str, name: str) -> bool:
+    """True when a name led by an organisation's short form is written part by part: "FOMC Vice
+    Chairman" where the text writes "Vice Chairman" and "FOMC" (or spells it, "Federal Open Market
+    Committee").
+
+    General case: people put the body's short form before a title or a thing it owns ("the OPM
+    Director", "FOMC Vice Chairman"); the body's own record writes the title alone, in its own
+    name."""
+    head, _, rest = name.partition(" ")
+    short = head.isalpha() and head.isupper() and len(head) > 1
+    return short and bool(rest) and mentions(text, [rest]) and (mentions(text, [head]) or acronym_spelled(head, text))
+
+
 def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> set[str]:
     """The terms `text` contains, matched by stem ("dissenters" ~ "dissented"), or acronyms its
     names spell ("FOMC" ~ "Federal Open Market Committee"), or in one of their `forms` (general case:
@@ -140,6 +153,15 @@ def spelled_out(terms: Sequence[str], written: Sequence[str]) -> set[str]:
             if "".join(t[0] for t in terms[i:j]) in acronyms:
                 found.update(terms[i:j])
     return found
+
+
+def acronym_spelled(name: str, text: str) -> bool:
+    """True for an acronym (`MIN_ACRONYM` capitals or more) whose letters a run of the text's
+    capitalised words spells: "APP" where a cited title reads "Annual Performance Plan".
+
+    General case: a question names a document or body by its short form; the passage cited (its
+    title, its heading) writes the long one (the other way round from `spelled_out`)."""
+    return len(name) >= MIN_ACRONYM and name.isalpha() and name.isupper() and name.lower() in initials(text)
 
 
 MIN_CLIPPED = 3

@@ -10,7 +10,7 @@ from core.knowledge import SearchHit, Segment
 from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.steering import names_in
-from core.orchestrator.support import found_terms, mentions, written_in_parts
+from core.orchestrator.support import acronym_spelled, found_terms, led_by_acronym, mentions, written_in_parts
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
 from core.understanding.answers import counted, counts
 
@@ -175,3 +175,20 @@ def test_a_sentence_counts_what_a_how_many_question_counts() -> None:
     assert not counts("The office will give patent examiners 10 more hours a case.", nouns)
     assert not counts("In 2022 examiners searched more prior art.", nouns)
     assert counted("What did the office say about examiners?") == []
+
+
+def test_an_acronym_is_found_spelled_out_in_a_cited_title() -> None:
+    title = "U.S. Department of Education FY 2022 Annual Performance Plan: 1.3.G Adult Enrollees 70,000"
+    assert acronym_spelled("APP", title)
+    assert not acronym_spelled("APR", title)
+    assert not acronym_spelled("ED", title)  # two letters spell too much by chance
+    assert not acronym_spelled("app", title)  # a word, not a short form
+
+
+def test_a_name_led_by_a_body_s_short_form_is_written_part_by_part() -> None:
+    minutes = "Timothy F. Geithner was elected Vice Chairman of the Federal Open Market Committee."
+    assert led_by_acronym(minutes, "FOMC Vice Chairman")  # the short form spelled out
+    assert led_by_acronym("The FOMC elected a Vice Chairman.", "FOMC Vice Chairman")
+    assert not led_by_acronym(minutes, "FOMC Deputy Secretary")  # the title is not written
+    assert not led_by_acronym("The Vice Chairman of the bank spoke.", "FOMC Vice Chairman")  # nor the body
+    assert not led_by_acronym(minutes, "Vice Chairman")  # no short form leads it
