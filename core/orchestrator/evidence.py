@@ -9,6 +9,8 @@ from core.contracts import Evidence
 from core.orchestrator.state import GraphState
 from core.orchestrator.steering import Name
 from core.orchestrator.support import mentions, term_share
+from core.text import stem
+from core.understanding.answers import counted, counts
 from core.understanding.periods import occasions
 
 SUPPORT_MARGIN = 0.2
@@ -31,7 +33,7 @@ def most_recent(evidence: list[Evidence], terms: list[str]) -> list[Evidence]:
     dated = [e for e in evidence if e.date is not None]
     if not dated:
         return evidence
-    shares = {e.chunk_id: term_share(terms, f"{e.title} {e.section or ''} {e.text}") for e in evidence}
+    shares = {e.chunk_id: term_share(terms, _text(e)) for e in evidence}
     best = max(shares[e.chunk_id] for e in dated)
     newest = max(e.date for e in dated if e.date is not None and shares[e.chunk_id] >= best - RECENT_SHARE_MARGIN)
     return [e for e in evidence if e.date == newest or (e.date is None and shares[e.chunk_id] > best)]
@@ -83,17 +85,44 @@ def strength(evidence: list[Evidence]) -> float:
     return sum(top) / len(top) if top else 0.0
 
 
-def supporting(candidates: list[Evidence], floor: float) -> list[Evidence]:
-    """The candidates that support an answer: above the floor and near the best one.
+def supporting(candidates: list[Evidence], floor: float, terms: list[str] | None = None) -> list[Evidence]:
+    """The candidates that support an answer: above the floor and near the best one; with `terms`
+    (the question's words, inside one occasion's documents), also those that carry more of them
+    than the best one does.
 
     Unrelated neighbours of one strong passage are kept as candidates (shown as "best
     low-relevance matches") but are not evidence, so they do not drag the evidence level down.
+    Inside an occasion every passage is about it and meaning does not tell which one answers
+    (`Executor._occasion`): "who was elected Vice Chairman at the December 2003 meeting?" is
+    nearest in meaning to the statement's vote ("Timothy F. Geithner, Vice Chairman"), while the
+    minutes' passage that says "was elected to serve as Vice Chairman" carries more of its words.
     """
     if not candidates:
         return []
-    best = max(e.relevance for e in candidates)
-    cut = max(floor, best - SUPPORT_MARGIN)
-    return [e for e in candidates if e.relevance >= cut]
+    top = max(candidates, key=lambda e: e.relevance)
+    cut = max(floor, top.relevance - SUPPORT_MARGIN)
+    if not terms:
+        return [e for e in candidates if e.relevance >= cut]
+    bar = term_share(terms, _text(top))
+    return [e for e in candidates if e.relevance >= cut or term_share(terms, _text(e)) > bar]
+
+
+def counting(candidates: list[Evidence], relevant: list[Evidence], question: str) -> list[Evidence]:
+    """`relevant`, and for a "how many X" question the candidates that write a figure of X ("8,961
+    patent examiners"), however far their meaning is from the question's.
+
+    General case: the answer to "how many X" is a number followed by X (`understanding.counts`),
+    often inside a passage about something else (a department's workforce listed beside its
+    offices), whose meaning the rest of the passage sets."""
+    nouns = {stem(w) for w in counted(question)}
+    if not nouns:
+        return relevant
+    known = {e.chunk_id for e in relevant}
+    return relevant + [e for e in candidates if e.chunk_id not in known and counts(e.text, nouns)]
+
+
+def _text(evidence: Evidence) -> str:
+    return f"{evidence.title} {evidence.section or ''} {evidence.text}"
 
 
 def recent_since(state: GraphState) -> dt.date | None:

@@ -7,6 +7,7 @@ from core.contracts import Evidence, EvidenceLevel, RetrievalRound, SearchFilter
 from core.orchestrator.evidence import (
     LEVEL_MARGIN,
     after_newest,
+    counting,
     most_recent,
     naming_all,
     newest_versions,
@@ -121,7 +122,11 @@ class Executor:
             result.evidence = naming_all(result.evidence, identifiers, self._calibration.medium)
         # Documents of other dates filled in: the occasion's own matched nothing, and the floor holds.
         occasion = occasion and bool(result.evidence) and not out_of_range
-        relevant = supporting(result.evidence, 0.0 if occasion else self._calibration.low)
+        if occasion:
+            relevant = supporting(result.evidence, 0.0, content_terms(plan.original_query))
+        else:
+            relevant = supporting(result.evidence, self._calibration.low)
+        relevant = counting(result.evidence, relevant, plan.original_query)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, content_terms(plan.original_query))
         if plan.year_mode == "explicit" and plan.requested_years and not state.steering.period_resolved:

@@ -1,0 +1,52 @@
+"""Which retrieved passages become evidence (`core.orchestrator.evidence.supporting`)."""
+
+from __future__ import annotations
+
+from core.contracts import Evidence
+from core.orchestrator.evidence import counting, supporting
+from core.orchestrator.support import content_terms
+
+QUESTION = "Who was elected Vice Chairman at the December 2003 meeting?"
+
+
+def _passage(n: int, text: str, relevance: float) -> Evidence:
+    return Evidence(
+        doc_id=f"d{n}",
+        chunk_id=f"c{n}",
+        text=text,
+        snippet=text[:40],
+        title=f"Meeting record {n}",
+        collection="default",
+        round_id=1,
+        query=QUESTION,
+        mode="hybrid",
+        relevance=relevance,
+    )
+
+
+def _passages() -> list[Evidence]:
+    return [
+        _passage(1, "Voting for the action were: Alan Greenspan, Chairman; Timothy Geithner, Vice Chairman.", 0.65),
+        _passage(2, "By unanimous vote, Timothy Geithner was elected to serve as Vice Chairman.", 0.40),
+        _passage(3, "Housing activity surged in October, and sales of homes stayed brisk.", 0.30),
+    ]
+
+
+def test_far_below_the_best_passage_nothing_supports_in_a_collection() -> None:
+    assert [e.chunk_id for e in supporting(_passages(), 0.25)] == ["c1"]
+
+
+def test_inside_an_occasion_a_passage_carrying_more_of_the_question_s_words_supports() -> None:
+    chosen = supporting(_passages(), 0.0, content_terms(QUESTION))
+    # "elected" is written only in the minutes' passage; the unrelated one stays out.
+    assert [e.chunk_id for e in chosen] == ["c1", "c2"]
+
+
+def test_a_passage_that_counts_what_a_how_many_question_counts_is_evidence() -> None:
+    question = "How many patent examiners does the Department have?"
+    workforce = _passage(4, "Offices: A, B, C. The workforce counts 8,961 patent examiners and 37,000 others.", 0.3)
+    plans = _passage(5, "The Department will give patent examiners better search tools.", 0.7)
+    relevant = supporting([plans, workforce], 0.25)
+    assert [e.chunk_id for e in counting([plans, workforce], relevant, question)] == ["c5", "c4"]
+    # Nothing is counted by a question that is not "how many".
+    assert counting([plans, workforce], relevant, "What tools will patent examiners get?") == relevant
