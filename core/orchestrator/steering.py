@@ -25,7 +25,7 @@ from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
 from core.orchestrator.guardrails import REDACTION_MARK
 from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
-from core.orchestrator.support import mentions, other_order, with_heads
+from core.orchestrator.support import mentions, objects, other_order, titled, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, words
@@ -160,11 +160,12 @@ async def steer(
     question may capitalise without naming anything ("the Handbook")."""
     if vocabulary:
         resolved = resolve(question, vocabulary, await _topics(question, vocabulary, backend, filters, vector))
-        # Names no facet carries (a short report's "Contoso") are still looked for in titles.
+        # Names no facet carries (a short report's "Contoso") are still looked for in titles; one no
+        # document writes at all ("Pell Grant" beside "the Education Department") is said.
         rest = [n for n in resolved.names if not n.period and n.text not in resolved.titled]
         if not rest:
             return resolved
-        if not resolved.titled and not resolved.missing:
+        if not resolved.missing:
             unknown = await unknown_names(rest, backend, filters, vector, common)
             if unknown:
                 return resolved.model_copy(update={"missing": no_document_mentions(unknown), "doc_ids": None})
@@ -227,16 +228,16 @@ class Vocabulary:
         forms: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
         strong: set[str] = set()
+        owned = {e.name for f in self.facets.values() for e in f.entities if titled(e.forms(), f.title)}
         for doc_id, facets in self.facets.items():
             for entity in facets.entities:
                 named = bool(entity.aliases) or entity.source == "file name" or len(entity.name.split()) > 1
-                for form in with_heads(entity.forms()):
+                for form in with_heads(entity.forms()) + (objects(entity.forms()) if entity.name in owned else []):
                     forms.setdefault(form, set()).add(doc_id)
                     self.names.setdefault(form, entity.name)
                     if named or form.isupper() or entity.name.isupper():
                         strong.add(form)
-            # Ids a cover lists are not a filter: other documents name the same model in their text
-            # (a service manual's K-450), so ids narrow the evidence instead (`naming_all`).
+            # Ids a cover lists are not a filter: other documents name them (`naming_all` narrows).
         # Abbreviations to spell out in questions: terms ("IOER"). A name ("OPM", written "Office of
         # Personnel Management") is steering's, and its documents write it; a period ("FY") is the date window's.
         defined = most_used(f.abbreviations or {} for f in self.facets.values())

@@ -91,6 +91,22 @@ def with_heads(forms: list[str]) -> list[str]:
     return list(dict.fromkeys([*forms, *heads]))
 
 
+def titled(forms: list[str], title: str) -> bool:
+    """True when a title writes one of a name's forms, word for word."""
+    written = f" {' '.join(words(title)).lower()} "
+    return any(f" {' '.join(words(form)).lower()} " in written for form in forms)
+
+
+def objects(forms: list[str]) -> list[str]:
+    """The object of each "Y of X" form of a document's own organisation (one a title names):
+    "Commerce" of "Department of Commerce", "Personnel Management" of "Office of Personnel Management".
+
+    General case: people call a department or office by what it is of ("Commerce's plan", "State
+    aims for …"). Only an organisation some title names: an office the documents merely mention
+    ("Federal Reserve Bank of New York") is not called "New York"."""
+    return [obj.removeprefix("the ") for form in forms if (obj := form.partition(" of ")[2]) and " of " not in obj]
+
+
 _JOINER = re.compile(r"\s+of\s+(?:the\s+)?", re.IGNORECASE)
 
 

@@ -2,8 +2,8 @@
 
 General case: a question about a subject the collection does not have ("Quince's gross margin"
 beside Orchard's and Bramble's filings, a drug no protocol names) is answered from the documents
-of another subject unless the name is checked. `core.orchestrator.steering` asks this when the
-question's names resolved no facet.
+of another subject unless the name is checked. `core.orchestrator.steering` asks this of the
+question's names that resolved no facet, whether or not others did.
 """
 
 from __future__ import annotations

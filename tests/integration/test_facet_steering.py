@@ -153,7 +153,12 @@ async def test_one_name_of_several_periods_is_answered_from_the_latest_and_says_
 
 @pytest.mark.parametrize(
     "question",
-    ["What was Quince's gross margin in Q3 2022?", "What was the gross margin of Quince Inc. in Q4 2022?"],
+    [
+        "What was Quince's gross margin in Q3 2022?",
+        "What was the gross margin of Quince Inc. in Q4 2022?",
+        # Beside a name that picks a filing, a name nothing writes is still nothing the filing covers.
+        "What was the Quince Widget margin in Orchard's Q3 2022 filing?",
+    ],
 )
 async def test_a_name_no_document_mentions_is_not_answered_from_another(app: App, question: str) -> None:
     # No filing is Quince's and no passage writes the name: Orchard's or Bramble's margin is no answer.

@@ -159,6 +159,30 @@ def test_the_organisation_a_title_names_stays_among_the_entities_however_rarely_
     assert resolve("WD app indicator for FY 2022", vocabulary).doc_ids == ["wd"]
 
 
+def test_a_department_is_called_by_what_it_is_of_when_a_title_names_it() -> None:
+    mentioned = (
+        "Widget Review\nThe Federal Reserve Bank of Widgetville (FRBW) lends. FRBW grew, FRBW hired, and FRBW "
+        "opened a branch."
+    )
+    review = LoadedDocument(
+        title="Widget Review", blocks=[SourceBlock(text=mentioned, page=1)], media_type="text/plain"
+    )
+    vocabulary = Vocabulary(
+        [
+            _record("dol", *_plan("Labor", "DOL")),
+            _record("doc", *_plan("Commerce", "DOC")),
+            _record("ows-2020", _annual(2020), "2020-annual-report.pdf"),
+            _record("ows-2022", _annual(2022), "2022-annual-report.pdf"),
+            _record("review", review, "review.txt"),
+        ]
+    )
+    assert resolve("What does Commerce's plan say about exports?", vocabulary).doc_ids == ["doc"]
+    assert resolve("Labor plan: how many goals?", vocabulary).doc_ids == ["dol"]
+    assert resolve("What did Widget Standards certify in FY 2020?", vocabulary).doc_ids == ["ows-2020"]
+    # A bank the review only writes about is not called by its city.
+    assert resolve("How many people does Widgetville employ?", vocabulary).doc_ids is None
+
+
 def _archives() -> LoadedDocument:
     text = (
         "Archives Strategic Plan\nThe National Archives and Records Administration (NARA) keeps records. "
