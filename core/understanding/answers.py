@@ -20,12 +20,13 @@ AnswerKind = Literal["person", "quantity", "date", "reason"]
 _PERSON_NOUNS = (
     r"person|people|member|members|president|presidents|governor|governors|official|officials|chair|chairman|"
     r"chairwoman|chairperson|manager|managers|contact|owner|employee|employees|director|directors|voter|voters|"
-    r"dissenter|dissenters|author|authors|signatory|signatories"
+    r"dissenter|dissenters|author|authors|signatory|signatories|secretary|secretaries|administrator|commissioner|"
+    r"officer|officers|counsel|head|leader|founder"
 )
 _QUANTITY_NOUNS = (
     r"rate|rates|range|target|level|price|prices|cost|costs|amount|amounts|pace|size|total|percentage|percent|"
     r"number|value|fee|fees|limit|width|height|weight|length|depth|power|capacity|salary|allowance|budget|"
-    r"revenue|margin|balance|cap|threshold|yield|spread|figure"
+    r"revenue|margin|balance|cap|threshold|yield|spread|figure|average|median|share|proportion|ratio|score|scores"
 )
 _DATE_NOUNS = r"date|day|deadline|time|year|month"
 

@@ -26,6 +26,9 @@ from core.understanding import answer_kind, holds, question_parts
         ("When did the primary credit rate increase take effect?", "date"),
         ("On what date is the next meeting?", "date"),
         ("Why did Hoenig vote against the statement?", "reason"),
+        # Statistics are quantities: an average, a share, a score.
+        ("What was the actual average?", "quantity"),
+        ("What share of CHCOs said they had the guidance they needed?", "quantity"),
         # A message asking two things asks for its first question's kind.
         ("Which OPM Director signed the FY 2022 report, and on what date?", "person"),
         ("Explain the travel policy", None),
