@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.text import STOPWORDS, word_spans, words
-from core.understanding.periods import PERIOD_CODE, is_date_word, occasions, period_mentions, shifted
+from core.understanding.periods import PERIOD_CODE, PeriodMention, is_date_word, occasions, period_mentions, shifted
 
 # Acknowledgements that may open a follow-up ("ok, and …", "thanks - what about …").
 _ACK = r"(?:(?:ok(?:ay)?|so|right|thanks|thank\s+you|great|cool|got\s+it|perfect)\b[\s,.!:;-]*)*"
@@ -132,40 +132,61 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
-    own = period_mentions(rest)
+    own, last = period_mentions(rest), period_mentions(last_question)
+    relative = _RELATIVE.search(rest)
+    new = _counted(relative, last) if relative and last and not own else None
+    moved = _replace(last_question, last[0].start, last[0].end, new) if new else None
     if _ASKS.match(rest) and len([w for w in words(rest) if w.lower() not in STOPWORDS]) >= 2:
-        # A question of its own: it borrows only the period it points back at.
-        last = period_mentions(last_question)
+        # A question of its own: it borrows the period it points back at or counts from it. One
+        # that only points back at the last subject is the last question of its period ("what was
+        # it two fiscal years later?", "what was it in FY 2017?").
+        if last and _BACK_PRONOUN.search(rest) and not _content(rest, own):
+            return moved or (_with_periods(last_question, last, own) if own else None)
+        if new:
+            asked = re.sub(r"\s+(?=[?.!])", "", " ".join(_RELATIVE.sub(" ", rest).split()))
+            return f"{asked} ({new})"
         if own or not last or not _points_back(rest, last_question):
             return None
         back = " ".join(p.written for p in last)
         return f"{rest.strip()} ({back})"
-    relative = _RELATIVE.search(rest)
     if marker is None and not (relative and set(words(_RELATIVE.sub(" ", rest).lower())) <= _BARE):
         return None  # neither "and …", "what about …" nor only a period counted from the last one
-    last = period_mentions(last_question)
     if relative and last and not own:
-        direction = next(d for d in (relative["d1"], relative["d2"], relative["d3"]) if d)
-        unit = next(u for u in (relative["u1"], relative["u2"], relative["u3"]) if u).lower()
-        count = relative["n"].lower() if relative["n"] else "a"
-        step = (_COUNTS[count] if count in _COUNTS else int(count)) * (
-            1 if re.fullmatch(_LATER, direction, re.IGNORECASE) else -1
-        )
-        new = shifted(last[0], unit, step)
-        return _replace(last_question, last[0].start, last[0].end, new) if new else None
+        return moved
     if own:
-        if not last:
-            return None
-        written = " ".join(p.written for p in own)
-        question = last_question
-        for period in reversed(last[1:]):
-            question = _replace(question, period.start, period.end, "")
-        return _replace(question, last[0].start, last[0].end, written)
+        return _with_periods(last_question, last, own) if last else None
     names = [rest[a:b] for a, b in name_phrases(rest)]
     names = [n for n in names if n.lower() not in last_question.lower()]
     if names:
         return _with_names(last_question, names, mentioned)
     return _in_scope(rest, last_question, mentioned)
+
+
+def _with_periods(last_question: str, last: list[PeriodMention], own: list[PeriodMention]) -> str:
+    """The last question with the follow-up's own periods in place of its periods."""
+    question = last_question
+    for period in reversed(last[1:]):
+        question = _replace(question, period.start, period.end, "")
+    return _replace(question, last[0].start, last[0].end, " ".join(p.written for p in own))
+
+
+def _content(rest: str, own: list[PeriodMention]) -> list[str]:
+    """The words of a follow-up beyond stop-words, pronouns and the periods it names or counts."""
+    for period in reversed(own):
+        rest = rest[: period.start] + " " + rest[period.end :]
+    bare = _BACK_PRONOUN.sub(" ", _RELATIVE.sub(" ", rest))
+    return [w for w in words(bare) if w.lower() not in STOPWORDS]
+
+
+def _counted(relative: re.Match[str], last: list[PeriodMention]) -> str | None:
+    """The last question's first period moved as `relative` counts ("two fiscal years later")."""
+    direction = next(d for d in (relative["d1"], relative["d2"], relative["d3"]) if d)
+    unit = next(u for u in (relative["u1"], relative["u2"], relative["u3"]) if u).lower()
+    count = relative["n"].lower() if relative["n"] else "a"
+    step = (_COUNTS[count] if count in _COUNTS else int(count)) * (
+        1 if re.fullmatch(_LATER, direction, re.IGNORECASE) else -1
+    )
+    return shifted(last[0], unit, step)
 
 
 def _in_scope(rest: str, last_question: str, mentioned: list[str]) -> str | None:

@@ -31,6 +31,16 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
         ("and the fiscal year before?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2017?"),
         ("and two years after that?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2020?"),
         ("3 quarters later?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q4 2023?"),
+        # a question of its own that only points back at the last subject, in a period of its own
+        (
+            "and what was it two fiscal years later?",
+            FY18,
+            ["OPM"],
+            "How many retirement claims did OPM process in FY 2020?",
+        ),
+        ("what was it in FY 2016?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2016?"),
+        # a question of its own counted from the last period asks itself, in that period
+        ("and who signed it two years later?", FY18, ["OPM"], "who signed it? (FY 2020)"),
         ("and the previous quarter?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q4 2022?"),
         ("the quarter after that?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q2 2023?"),
         ("Previous year?", "What was the hotel limit in 2022?", [], "What was the hotel limit in 2021?"),
