@@ -233,13 +233,13 @@ def annotated_documents_body(filters: SearchFilters) -> dict[str, Any]:
 
 
 def upgraded(source: dict[str, Any]) -> dict[str, Any]:
-    """A copied segment with the fields the current mappings expect: its BM25 `terms` and its packed
-    `vector` where an older version left them out, its indexed `embedding` from the packed one."""
+    """A copied segment with the fields the current mappings expect: its BM25 `terms` as the current
+    tokenizer reads its text (an older version's may lack them or read numbers otherwise), its packed
+    `vector` where an older version left it out, its indexed `embedding` from the packed one."""
     if "text" not in source:
         return source
     copy = dict(source)
-    if "terms" not in copy:
-        copy["terms"] = segment_terms(copy["title"], copy.get("section"), copy["text"])
+    copy["terms"] = segment_terms(copy["title"], copy.get("section"), copy["text"])
     if "vector" not in copy:
         copy["vector"] = packed(np.asarray(copy["embedding"], dtype=np.float32))
     if "embedding" not in copy:

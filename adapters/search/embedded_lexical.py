@@ -28,8 +28,11 @@ import Stemmer
 TITLE_WEIGHT = 2
 # Runs of letters and digits, single characters included ("vitamin d", "b 12"), as FTS5's unicode61.
 _WORD = re.compile(r"[^\W_]+")
+# Numbers written with dots ("2.2.b", "3.2.1.1", "68.5") are also kept whole: a document's numbered
+# items and figures are found by the number a question quotes, not by its digits one by one.
+_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.[^\W_]+)+(?!\w)")
 # Stored tokens made by another tokenizer are recomputed when an index file is opened.
-TOKENIZER = "letters-digits/en-stopwords/snowball-en/title-x2"
+TOKENIZER = "letters-digits-dotted/en-stopwords/snowball-en/title-x2"
 
 
 class LexicalIndex:
@@ -47,9 +50,11 @@ class LexicalIndex:
 
     @staticmethod
     def tokens(text: str) -> list[str]:
-        """Lower-cased runs of letters and digits, English stop words dropped, Snowball-stemmed."""
-        words = [w for w in _WORD.findall(text.lower()) if w not in _stopwords()]
-        return list(_stemmer().stemWords(words))
+        """Lower-cased runs of letters and digits, English stop words dropped, Snowball-stemmed; and
+        numbers written with dots, whole."""
+        lowered = text.lower()
+        words = [w for w in _WORD.findall(lowered) if w not in _stopwords()]
+        return [*_stemmer().stemWords(words), *_DOTTED.findall(lowered)]
 
     @staticmethod
     def stored_tokens(title: str, section: str | None, text: str) -> str:

@@ -8,9 +8,9 @@ from core.calibration import Calibration
 from core.contracts import Coverage, Evidence
 from core.llm.gateway import LlmGateway
 from core.orchestrator import extractive
+from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.state import Draft, GraphState, Reflection
-from core.orchestrator.steering import Name
 from core.orchestrator.support import (
     acronym_spelled,
     asked_signals,
@@ -96,6 +96,7 @@ class AnswerWriter:
         if part_cosines:
             chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen)
         chosen = extractive.role_first(question, ranked, chosen, evidence)
+        chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

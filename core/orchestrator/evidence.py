@@ -6,8 +6,8 @@ import datetime as dt
 import re
 
 from core.contracts import Evidence
+from core.orchestrator.asked_names import Name
 from core.orchestrator.state import GraphState
-from core.orchestrator.steering import Name
 from core.orchestrator.support import mentions, term_share
 from core.text import stem
 from core.understanding.answers import counted, counts

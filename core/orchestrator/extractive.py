@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from core.calibration import Calibration
 from core.contracts import Citation, Evidence
+from core.orchestrator.asked_names import Name
 from core.orchestrator.people import is_person
 from core.orchestrator.state import Draft
-from core.orchestrator.steering import Name
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
 from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
 from core.understanding import answer_kind, holds
@@ -202,6 +202,21 @@ def role_first(
     if not facts or facts[0] in chosen:
         return chosen
     return [facts[0], *chosen][:MAX_SENTENCES]
+
+
+def naming_first(
+    ranked: Sequence[tuple[float, Candidate]], chosen: list[Candidate], ids: Sequence[Name]
+) -> list[Candidate]:
+    """When no chosen sentence writes the ids the question quotes, the best-ranked one that writes
+    them all leads the answer.
+
+    General case: "measure 2.2.B: what's the target?" is answered by the row of item 2.2.B; in a
+    table of like items, another item's row ("2.4.D Student Aid App Downloads … Target") can lie
+    nearer in meaning and words."""
+    if not ids or any(all(mentions(c[1], n.variants) for n in ids) for c in chosen):
+        return chosen
+    naming = [c for _, c in ranked if all(mentions(c[1], n.variants) for n in ids)]
+    return [naming[0], *(c for c in chosen if c != naming[0])][:MAX_SENTENCES] if naming else chosen
 
 
 def compose(

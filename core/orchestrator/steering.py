@@ -13,8 +13,6 @@ Documents ingested before facets existed are steered by their titles, as before.
 
 from __future__ import annotations
 
-import calendar
-import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -23,15 +21,14 @@ from pydantic import Field
 
 from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
-from core.orchestrator.guardrails import REDACTION_MARK
+from core.orchestrator.asked_names import Name, names_in
 from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
 from core.orchestrator.support import mentions, objects, other_order, titled, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
-from core.text import ACRONYM, STOPWORDS, words
-from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
+from core.text import ACRONYM, words
 from core.understanding.abbreviations import is_name, most_used
-from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS, is_period_phrase
+from core.understanding.periods import is_period_phrase
 
 NAME_SEARCH_HITS = 50
 TOPIC_SEARCH_HITS = 5000
@@ -47,23 +44,6 @@ plans (NOAA 18.7, GSA 20.1, DHS 55.2, USAID 113); the threshold sits between the
 WRITERS_SEEN = 0.5
 """A name's writers are known when fewer than this share of its search hits write it: the rest of the
 hits are passages near in meaning, so every passage that writes the name was among them."""
-_DAYS = {d.lower() for d in calendar.day_name}
-_NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
-
-
-class Name(Contract):
-    """A name the question uses and the lower-cased ways a document may write it."""
-
-    text: str
-    variants: list[str]
-    period: bool = False
-    identifier: bool = False  # a product or code id ("K-450", "E04"): letters and digits together
-    start: dt.date | None = None  # a period's first and last day
-    end: dt.date | None = None
-
-    def covers(self, date: dt.date | None) -> bool:
-        """True when `date` falls in this period (a receipt dated in the quarter asked about)."""
-        return date is not None and self.start is not None and self.end is not None and self.start <= date <= self.end
 
 
 class Steering(Contract):
@@ -90,60 +70,10 @@ class Steering(Contract):
         return [n for n in self.names if n.text in self.titled or n.text in self.writers or n.period]
 
 
-def names_in(question: str) -> list[Name]:
-    """Proper names, product ids and quarters a question names (the mark left where personal data was
-    redacted, "[REDACTED CARD]", is none)."""
-    question = REDACTION_MARK.sub(" ", question)
-    found: list[Name] = []
-    for quarter, year in quarters(question):
-        start, end = quarter_window(quarter, year)
-        found.append(
-            Name(text=f"Q{quarter} {year}", variants=quarter_mentions(quarter, year), period=True, start=start, end=end)
-        )
-    tokens = words(question)
-    run: list[str] = []
-    for index, token in enumerate([*tokens, ""]):
-        bare = re.sub(r"'s?$", "", token)
-        lower = bare.lower()
-        when = PERIOD_CODE.fullmatch(bare) is not None or lower in PERIOD_WORDS  # "FY", "fy2018", "Fiscal"
-        proper = (
-            index > 0
-            and bare[:1].isupper()
-            and lower not in STOPWORDS
-            and lower not in MONTHS
-            and lower not in _DAYS
-            and not when
-        )
-        product = _is_product_id(lower) and not when
-        if proper and not product:
-            run.append(bare)
-            continue
-        # A name keeps its small words before a capitalised one ("Department of the Interior").
-        rest = next((t for t in tokens[index + 1 :] if t.lower() not in _NAME_JOINERS), "")
-        if run and lower in _NAME_JOINERS and rest[:1].isupper():
-            run.append(bare)
-            continue
-        if run:
-            phrase = " ".join(run)
-            found.append(Name(text=phrase, variants=[phrase.lower()]))
-            run = []
-        if product:
-            found.append(Name(text=bare, variants=[lower], identifier=True))
-    unique: dict[str, Name] = {}
-    for name in found:
-        unique.setdefault(name.text.lower(), name)
-    return list(unique.values())
-
-
 def _acronym(text: str) -> bool:
     """One word in capitals ("NASA", "VA"): how an organisation is named in passing. Longer phrases
     ("Acting Secretary") are matched too loosely by their words to require them in a passage."""
     return ACRONYM.fullmatch(text) is not None
-
-
-def _is_product_id(word: str) -> bool:
-    """Letters and digits together ("k-450", "e04"), but not a quarter ("q3")."""
-    return bool(re.search(r"[a-z]", word)) and bool(re.search(r"\d", word)) and not re.fullmatch(r"q[1-4]", word)
 
 
 async def steer(

@@ -98,3 +98,6 @@ def test_a_copied_segment_gets_the_fields_its_version_lacked() -> None:
     current = {k: v for k, v in copy.items() if k != "embedding"}
     assert bodies.upgraded(current)["embedding"] == pytest.approx([0.6, 0.8])
     assert bodies.upgraded({"label": "x"}) == {"label": "x"}  # not a segment: as it was
+    # Terms an older tokenizer wrote are read again: a numbered item becomes a whole token.
+    stale = {**current, "text": "Measure 2.2.B rose.", "terms": "measur 2 2 b rose"}
+    assert "2.2.b" in bodies.upgraded(stale)["terms"].split()

@@ -1,9 +1,11 @@
-"""Which retrieved passages become evidence (`core.orchestrator.evidence.supporting`)."""
+"""Which retrieved passages become evidence (`core.orchestrator.evidence`), and which of their sentences lead."""
 
 from __future__ import annotations
 
 from core.contracts import Evidence
+from core.orchestrator.asked_names import names_in
 from core.orchestrator.evidence import counting, supporting
+from core.orchestrator.extractive import naming_first
 from core.orchestrator.support import content_terms
 
 QUESTION = "Who was elected Vice Chairman at the December 2003 meeting?"
@@ -50,3 +52,14 @@ def test_a_passage_that_counts_what_a_how_many_question_counts_is_evidence() -> 
     assert [e.chunk_id for e in counting([plans, workforce], relevant, question)] == ["c5", "c4"]
     # Nothing is counted by a question that is not "how many".
     assert counting([plans, workforce], relevant, "What tools will patent examiners get?") == relevant
+
+
+def test_the_row_of_the_item_a_question_quotes_leads_the_answer() -> None:
+    ids = [n for n in names_in("ED APP measure 2.2.B: what's the FY 2022 target?") if n.identifier]
+    other = (0, "2.4.D Student Aid App Downloads Target 1,600,000 Number of downloads of the app.")
+    asked = (1, "2.2.B Employed Participants Target 18.9 Percentage of participants employed.")
+    ranked = [(0.9, other), (0.6, asked)]
+    assert naming_first(ranked, [other], ids) == [asked, other]
+    # A chosen sentence that writes the item stays as it is; no id, no change.
+    assert naming_first(ranked, [asked], ids) == [asked]
+    assert naming_first(ranked, [other], []) == [other]

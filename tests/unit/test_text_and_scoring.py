@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from adapters.search.embedded_lexical import LexicalIndex
 from core.calibration import Calibration, band_for, reason_for_band
 from core.fusion import reciprocal_rank_fusion
 from core.knowledge import SearchHit, Segment
+from core.orchestrator.asked_names import names_in
 from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
-from core.orchestrator.steering import names_in
 from core.orchestrator.support import acronym_spelled, found_terms, led_by_acronym, mentions, written_in_parts
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
 from core.understanding.answers import counted, counts
@@ -52,6 +53,20 @@ def test_names_keep_runs_of_small_words() -> None:
     # about was never required of the passage that answered.
     texts = [n.text for n in names_in("What's the mission in the Department of the Interior's 2022 plan?")]
     assert texts == ["Department of the Interior"]
+
+
+def test_a_numbered_item_a_question_quotes_is_an_id() -> None:
+    named = names_in("ED FY22 APP measure 2.2.B (adult ed participants): what's the target for KPI 3.2.1.1?")
+    assert [(n.text, n.identifier) for n in named if n.identifier] == [("2.2.B", True), ("3.2.1.1", True)]
+    assert "B" not in [n.text for n in named]  # the item's letter is no name
+    # A figure or a date with dots is not an item.
+    assert not [n for n in names_in("It rose 4.4 points to 1.2 m on 10.1.2023") if n.identifier]
+
+
+def test_numbers_written_with_dots_are_also_whole_search_tokens() -> None:
+    tokens = LexicalIndex.tokens("Measure 2.2.B: 68.5 percent, 1,657,608 downloads")
+    assert {"2.2.b", "68.5"} <= set(tokens) and {"measur", "2", "b", "68", "5"} <= set(tokens)
+    assert "1,657,608" not in tokens  # a thousands separator is no dot
 
 
 def test_the_mark_of_redacted_data_is_no_name() -> None:

@@ -1,0 +1,89 @@
+"""The names a question uses: proper names, product ids, numbered items and quarters, each with the
+lower-cased ways a document may write it (`core.orchestrator.steering` resolves them)."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+
+from core.contracts import Contract
+from core.orchestrator.guardrails import REDACTION_MARK
+from core.text import STOPWORDS, words
+from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
+from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS
+
+_DAYS = {d.lower() for d in calendar.day_name}
+_NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
+
+
+class Name(Contract):
+    """A name the question uses and the lower-cased ways a document may write it."""
+
+    text: str
+    variants: list[str]
+    period: bool = False
+    identifier: bool = False  # a product or code id ("K-450", "E04"): letters and digits together
+    start: dt.date | None = None  # a period's first and last day
+    end: dt.date | None = None
+
+    def covers(self, date: dt.date | None) -> bool:
+        """True when `date` falls in this period (a receipt dated in the quarter asked about)."""
+        return date is not None and self.start is not None and self.end is not None and self.start <= date <= self.end
+
+
+def names_in(question: str) -> list[Name]:
+    """Proper names, product ids, numbered items and quarters a question names (the mark left where
+    personal data was redacted, "[REDACTED CARD]", is none)."""
+    question = REDACTION_MARK.sub(" ", question)
+    found: list[Name] = []
+    for quarter, year in quarters(question):
+        start, end = quarter_window(quarter, year)
+        found.append(
+            Name(text=f"Q{quarter} {year}", variants=quarter_mentions(quarter, year), period=True, start=start, end=end)
+        )
+    numbered = NUMBERED.findall(question)
+    tokens = words(NUMBERED.sub(" ", question))
+    run: list[str] = []
+    for index, token in enumerate([*tokens, ""]):
+        bare = re.sub(r"'s?$", "", token)
+        lower = bare.lower()
+        when = PERIOD_CODE.fullmatch(bare) is not None or lower in PERIOD_WORDS  # "FY", "fy2018", "Fiscal"
+        proper = (
+            index > 0
+            and bare[:1].isupper()
+            and lower not in STOPWORDS
+            and lower not in MONTHS
+            and lower not in _DAYS
+            and not when
+        )
+        product = _is_product_id(lower) and not when
+        if proper and not product:
+            run.append(bare)
+            continue
+        # A name keeps its small words before a capitalised one ("Department of the Interior").
+        rest = next((t for t in tokens[index + 1 :] if t.lower() not in _NAME_JOINERS), "")
+        if run and lower in _NAME_JOINERS and rest[:1].isupper():
+            run.append(bare)
+            continue
+        if run:
+            phrase = " ".join(run)
+            found.append(Name(text=phrase, variants=[phrase.lower()]))
+            run = []
+        if product:
+            found.append(Name(text=bare, variants=[lower], identifier=True))
+    found += [Name(text=m, variants=[m.lower()], identifier=True) for m in numbered]
+    unique: dict[str, Name] = {}
+    for name in found:
+        unique.setdefault(name.text.lower(), name)
+    return list(unique.values())
+
+
+NUMBERED = re.compile(r"(?<![\w.])\d{1,2}(?:\.[0-9A-Za-z]{1,3}){2,}(?![\w.])")
+"""A numbered item a document lists ("measure 2.2.B", "KPI 3.2.1.1", "goal 5.2.1"): three parts or
+more, so never a figure ("4.4 points") nor a date; a question quoting it asks about that item."""
+
+
+def _is_product_id(word: str) -> bool:
+    """Letters and digits together ("k-450", "e04"), but not a quarter ("q3")."""
+    return bool(re.search(r"[a-z]", word)) and bool(re.search(r"\d", word)) and not re.fullmatch(r"q[1-4]", word)
