@@ -241,13 +241,7 @@ class AnswerWriter:
         absent = [
             n.text
             for n in [*state.steering.required(), *_full_names(state)]
-            if not (
-                mentions(cited_text, n.variants)
-                or written_in_parts(cited_text, n.text)
-                or acronym_spelled(n.text, cited_text)
-                or led_by_acronym(cited_text, n.text)
-            )
-            and not any(n.covers(d) for d in dates)
+            if not writes(cited_text, n) and not any(n.covers(d) for d in dates)
         ]
         if absent:
             return NOT_ABOUT + " and ".join(absent)
@@ -288,6 +282,18 @@ def _full_names(state: GraphState) -> list[Name]:
     ]
 
 
+def writes(text: str, name: Name) -> bool:
+    """Whether `text` writes a name the question uses: in one of its forms, part by part ("Manager
+    for Domestic Operations, System Open Market Account"), spelled out ("APP" in a title reading
+    "Annual Performance Plan"), or led by a body's short form ("FOMC Vice Chairman")."""
+    return (
+        mentions(text, name.variants)
+        or written_in_parts(text, name.text)
+        or acronym_spelled(name.text, text)
+        or led_by_acronym(text, name.text)
+    )
+
+
 def _about_the_names(
     evidence: list[Evidence], names: list[Name], chosen: set[str], in_passing: set[str]
 ) -> list[Evidence]:
@@ -300,7 +306,7 @@ def _about_the_names(
 
     def about(e: Evidence, name: Name) -> bool:
         resolved = e.doc_id in chosen and name.text not in in_passing
-        return resolved or mentions(_cited_text(e), name.variants)
+        return resolved or writes(_cited_text(e), name)
 
     if not names:
         return evidence

@@ -8,7 +8,8 @@ import datetime as dt
 from core.calibration import Calibration
 from core.contracts import Turn
 from core.llm.gateway import LlmGateway
-from core.orchestrator.answer import AnswerWriter
+from core.orchestrator.answer import AnswerWriter, writes
+from core.orchestrator.asked_names import Name
 from core.orchestrator.state import GraphState
 from tests.fakes import HashingEmbedder
 
@@ -39,3 +40,16 @@ def test_inside_an_occasion_a_low_measured_support_does_not_withhold() -> None:
 def test_inside_an_occasion_a_model_s_low_grade_and_too_few_words_still_withhold() -> None:
     assert _gate(0.3, 0.6, occasion=True, graded=True) is not None
     assert _gate(0.9, 0.3, occasion=True, graded=False) is not None
+
+
+def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
+    def name(text: str) -> Name:
+        return Name(text=text, variants=[text.lower()])
+
+    title = "U.S. Department of Education FY 2022 Annual Performance Plan: 4.3.A IT Security Functions Target 80"
+    assert writes(title, name("APP"))  # spelled out in the cited title
+    minutes = "Timothy F. Geithner was elected to serve as Vice Chairman of the Federal Open Market Committee."
+    assert writes(minutes, name("FOMC Vice Chairman"))  # led by the body's short form
+    record = "Manager for Domestic Operations, System Open Market Account, reported on operations."
+    assert writes(record, name("Manager for Domestic Operations of the System Open Market Account"))
+    assert not writes(minutes, name("Deputy Secretary"))
