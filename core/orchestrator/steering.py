@@ -23,7 +23,7 @@ from core.contracts import Contract, SearchFilters
 from core.knowledge import DocumentFacets, DocumentRecord
 from core.orchestrator.asked_names import Name, names_in
 from core.orchestrator.period_labels import asked_periods, covered, each_period, labelled_in
-from core.orchestrator.support import mentions, objects, other_order, titled, with_heads
+from core.orchestrator.support import mentions, objects, other_order, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, words
@@ -158,7 +158,7 @@ class Vocabulary:
         forms: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
         strong: set[str] = set()
-        owned = {e.name for f in self.facets.values() for e in f.entities if titled(e.forms(), f.title)}
+        owned = {e.name for f in self.facets.values() for e in f.entities if mentions(f.title, e.forms())}
         for doc_id, facets in self.facets.items():
             for entity in facets.entities:
                 named = bool(entity.aliases) or entity.source == "file name" or len(entity.name.split()) > 1

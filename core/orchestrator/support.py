@@ -91,12 +91,6 @@ def with_heads(forms: list[str]) -> list[str]:
     return list(dict.fromkeys([*forms, *heads]))
 
 
-def titled(forms: list[str], title: str) -> bool:
-    """True when a title writes one of a name's forms, word for word."""
-    written = f" {' '.join(words(title)).lower()} "
-    return any(f" {' '.join(words(form)).lower()} " in written for form in forms)
-
-
 def objects(forms: list[str]) -> list[str]:
     """The object of each "Y of X" form of a document's own organisation (one a title names):
     "Commerce" of "Department of Commerce", "Personnel Management" of "Office of Personnel Management".
