@@ -30,8 +30,9 @@ from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
-from core.text import stem
+from core.text import split_sentences, stem
 from core.understanding import question_parts
+from core.understanding.answers import counted, counts
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -235,7 +236,8 @@ class AnswerWriter:
         graded it, `graded`: the measure's meaning half is a cosine there), or
         sources that carry less than the calibrated `coverage` share of the question's words (a close
         meaning about something else: "what do we pay for overtime" against "overtime is compensated
-        with time off"), withhold the answer."""
+        with time off"), or a "how many X" question whose cited text writes no count of X (`counts`),
+        withhold the answer."""
         # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
@@ -254,6 +256,13 @@ class AnswerWriter:
         if words < self._calibration.coverage:
             threshold = self._calibration.coverage
             return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
+        # "How many X" is answered by a count of X; passages about X that count something else (or
+        # nothing) do not answer it. Rows counted by a structured query are that count.
+        what = counted(state.plan.original_query) if state.plan is not None else []
+        nouns = {stem(w) for w in what}
+        structured = state.route is not None and state.route.route == "structured"
+        if nouns and not structured and not any(counts(s, nouns) for s in split_sentences(cited_text)):
+            return f"the sources found give no count of {' '.join(what)}"
         return None
 
 

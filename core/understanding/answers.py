@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from text_to_num import alpha2digit
+
 from core.text import STOPWORDS, stem
 from core.understanding.periods import MONTH, YEAR
 
@@ -122,7 +124,12 @@ def question_parts(question: str) -> list[str]:
 
 _HOW_MANY = re.compile(r"\bhow\s+many\s+", re.I)
 _COUNTED_WORDS = 4
-_COUNT = re.compile(rf"{_NUMBER.pattern}(?:\s+(?:{_SCALE}))?((?:\s+[^\W\d_][\w-]*){{1,3}})", re.I)
+_WORD = r"[^\W\d_][\w'-]*"
+# A figure and the words after it, a parenthesised short form among them ("22 Chief Human Capital
+# Officers (CHCO) Council transmittals").
+_COUNT = re.compile(rf"{_NUMBER.pattern}(?:\s+(?:{_SCALE}))?((?:[\s()]+{_WORD}){{1,5}})", re.I)
+_NUMBER_OF = re.compile(rf"\bnumbers?\s+of((?:[\s()]+{_WORD}){{1,6}})", re.I)
+_MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 
 
 def counted(question: str) -> list[str]:
@@ -140,16 +147,26 @@ def counted(question: str) -> list[str]:
 
 
 def counts(sentence: str, nouns: set[str]) -> bool:
-    """True when `sentence` writes a figure of what is counted (`nouns`, stemmed) right after it:
-    "8,961 patent examiners", "approximately 47,000 employees", "2.5 million hectares".
+    """True when `sentence` writes a count of what is counted (`nouns`, stemmed).
 
-    General case: the answer to "how many X" is a number followed by X; a sentence about X that
-    holds some other figure ("a 10 percent rise in examiner hiring") answers something else."""
+    General case: the answer to "how many X" is a figure of X, written the ways English writes one:
+    a number before X ("8,961 patent examiners", "approximately 47,000 employees", "nine Operating
+    Administrations": number words are read by text2num), an amount of money for "how many
+    dollars" ("$600 billion"), or a table or sentence naming "the number of X" beside its figure
+    ("Number of users on the Federal Talent Dashboard … 1,209"). A sentence about X that holds
+    some other figure ("a 10 percent rise in examiner hiring") answers something else."""
+    text = alpha2digit(sentence, "en")
+    for match in _COUNT.finditer(text):
+        if _YEAR_ONLY.fullmatch(match.group(0).split()[0]):  # "in 2022 employees received …"
+            continue
+        if any(stem(w) in nouns for w in re.findall(_WORD, match.group(1))):
+            return True
+    if _NUMBER.search(text) and any(stem(name) in nouns for sign, name in _MONEY.items() if sign in text):
+        return True
     return any(
-        stem(w) in nouns
-        for m in _COUNT.finditer(sentence)
-        if not _YEAR_ONLY.fullmatch(m.group(0).split()[0])  # "in 2022 employees received …"
-        for w in m.group(1).split()
+        any(stem(w) in nouns for w in re.findall(_WORD, match.group(1)))
+        and _NUMBER.search(_YEAR_ONLY.sub(" ", text[match.end() :])) is not None
+        for match in _NUMBER_OF.finditer(text)
     )
 
 

@@ -32,7 +32,8 @@ FORBIDDEN = {
 # Beyond the standard library, core imports only these (SPEC section 1): pint, numpy and every
 # client stay behind ports; dates in words are read with dateparser against the injected clock,
 # sentence boundaries with nupunkt (a Punkt model with no dependencies), word stems with PyStemmer
-# (Snowball), defined abbreviations with abbreviation_extractor (Schwartz & Hearst, no dependencies).
+# (Snowball), defined abbreviations with abbreviation_extractor (Schwartz & Hearst, no dependencies),
+# number words ("nine") with text2num (imported as text_to_num; MIT, no dependencies).
 CORE_ALLOWED = {
     "core",
     "pydantic",
@@ -43,6 +44,7 @@ CORE_ALLOWED = {
     "nupunkt",
     "Stemmer",
     "abbreviation_extractor",
+    "text_to_num",
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from core.calibration import Calibration
-from core.contracts import Turn
+from core.contracts import ExecutionPlan, RouteDecision, RouteName, Turn
 from core.llm.gateway import LlmGateway
 from core.orchestrator.answer import AnswerWriter, writes
 from core.orchestrator.asked_names import Name
@@ -53,3 +53,19 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     record = "Manager for Domestic Operations, System Open Market Account, reported on operations."
     assert writes(record, name("Manager for Domestic Operations of the System Open Market Account"))
     assert not writes(minutes, name("Deputy Secretary"))
+
+
+def _asked(question: str, cited: str, *, route: RouteName = "hybrid") -> str | None:
+    plan = ExecutionPlan(original_query=question, revised_query=question)
+    state = GraphState(turn=TURN, plan=plan, route=RouteDecision(route=route, reason="test", intent="numeric_lookup"))
+    return WRITER._gate(0.9, 0.9, [], state, cited, {"c1"})
+
+
+def test_a_how_many_question_needs_a_count_of_what_it_counts() -> None:
+    question = "How many inspectors does the harbour authority employ?"
+    about = "The harbour authority trains its inspectors every spring. It opened 3 new offices in 2024."
+    reason = _asked(question, about)
+    assert reason is not None and "count of inspectors" in reason
+    assert _asked(question, "The harbour authority employs forty-two inspectors.") is None
+    assert _asked("What do the inspectors check?", about) is None  # not a count question
+    assert _asked("How many inspector receipts are there?", "Number of matching rows: 7", route="structured") is None

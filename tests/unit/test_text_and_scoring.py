@@ -192,6 +192,21 @@ def test_a_sentence_counts_what_a_how_many_question_counts() -> None:
     assert counted("What did the office say about examiners?") == []
 
 
+def test_a_count_is_read_the_ways_english_writes_one() -> None:
+    def nouns(question: str) -> set[str]:
+        return {stem(w) for w in counted(question)}
+
+    bureaus = nouns("How many bureaus does the ministry oversee?")
+    assert counts("The Minister oversees eleven bureaus, each with its own budget.", bureaus)  # number words
+    assert not counts("Each of the bureaus has its own budget.", bureaus)
+    notices = nouns("How many CRB notices went out?")
+    assert counts("The office issued 14 Claims Review Board (CRB) notices in June.", notices)
+    assert counts("Number of visitors to the Harbor Museum FY 2019 FY 2020 41,250 12,800", nouns("How many visitors?"))
+    assert not counts("The number of visitors fell in FY 2020.", nouns("How many visitors?"))  # a year is no count
+    assert counts("The bank will buy a further $80 billion of bonds.", nouns("How many dollars of bonds?"))
+    assert not counts("The bank will buy 80 bonds.", nouns("How many dollars of bonds will it buy?"))
+
+
 def test_an_acronym_is_found_spelled_out_in_a_cited_title() -> None:
     title = "U.S. Department of Education FY 2022 Annual Performance Plan: 1.3.G Adult Enrollees 70,000"
     assert acronym_spelled("APP", title)
