@@ -35,8 +35,14 @@ _DATE_NOUNS = r"date|day|deadline|time|year|month"
 # "How far", "how long": the adjective asks for a measure, it names no subject.
 _HOW_MEASURE = re.compile(r"\bhow\s+(much|many|far|big|large|high|low|long|wide|tall|heavy|fast|often)\b", re.I)
 
+# "What was George's reasoning?", "what reason do the minutes give?": the noun asks for a reason.
+_REASON_NOUNS = r"reasons?|reasoning|rationale|justification"
+_WHAT_REASON = re.compile(
+    rf"\bwhat\s+(?:(?:was|were|is|are)\s+)?(?:(?:the|his|her|their|its|[\w-]+['’]s)\s+)?({_REASON_NOUNS})\b", re.I
+)
+
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
-    (re.compile(r"\bwhy\b|\bwhat\s+(?:was|were|is|are)\s+the\s+reasons?\b|\bfor\s+what\s+reason\b", re.I), "reason"),
+    (re.compile(rf"\bwhy\b|{_WHAT_REASON.pattern}|\bfor\s+what\s+reason\b", re.I), "reason"),
     (re.compile(rf"\bwhen\b|\b(?:what|which)\s+(?:{_DATE_NOUNS})\b|\bby\s+when\b", re.I), "date"),
     (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:\w+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
     (
@@ -88,8 +94,10 @@ _YEAR_ONLY = re.compile(rf"\b{YEAR}\b")
 
 
 def measure_words(question: str) -> set[str]:
-    """The words of a question that only ask for a measure ("far" in "how far was it lowered")."""
-    return {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
+    """The words of a question that only ask for a measure or a reason ("far" in "how far was it
+    lowered", "reasoning" in "what was Bullard's reasoning?"): a source answers them with a figure or
+    a "because", not by repeating them."""
+    return {m.group(1).lower() for m in (*_HOW_MEASURE.finditer(question), *_WHAT_REASON.finditer(question))}
 
 
 # A clause that sets the scene before the question proper: "When they cut to 1 percent in June 2003,
@@ -159,7 +167,8 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     for match in _COUNT.finditer(text):
         if _YEAR_ONLY.fullmatch(match.group(0).split()[0]):  # "in 2022 employees received …"
             continue
-        if any(stem(w) in nouns for w in re.findall(_WORD, match.group(1))):
+        following = re.findall(_WORD, match.group(1))
+        if any(stem(w) in nouns for w in following) or _spelled(nouns, following):
             return True
     if _NUMBER.search(text) and any(stem(name) in nouns for sign, name in _MONEY.items() if sign in text):
         return True
@@ -170,15 +179,30 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     )
 
 
+def _spelled(nouns: set[str], following: list[str]) -> bool:
+    """True when the words after a figure spell a counted short form: "5,016 full-time equivalent
+    employees" counts "FTEs" (the initials of the words and their hyphenated parts)."""
+    initials = "".join(part[0] for w in following for part in w.split("-") if part).lower()
+    forms = {form for n in nouns for form in (n, n.removesuffix("s"))}  # "ftes": the plural of "FTE"
+    return any(MIN_SPELLED <= len(n) <= MAX_SPELLED and initials.startswith(n) for n in forms)
+
+
+MIN_SPELLED, MAX_SPELLED = 3, 5
+"""A counted word is read as a short form only at this length ("FTE", "LCA"): two letters spell too
+much by chance, longer ones are words."""
+
+
 def answer_kind(question: str) -> AnswerKind | None:
     """The kind of answer a question asks for, or None when it asks for an explanation or a list.
 
     Read from the question proper: a leading clause that only sets the scene ("When the Committee
     adopted the statement in January 2012, did every member vote for it?") asks for nothing, and a
     second question in the message ("Which Director signed it, and on what date?") asks for its own
-    kind (`question_parts`): the message's kind is its first question's.
+    kind (`question_parts`): the message's kind is its first question's. A word before the first
+    "and" is no question ("ok and what was his reasoning?").
     """
-    question = _SECOND_ASK.split(_LEADING_CLAUSE.sub("", question, count=1), maxsplit=1)[0]
+    parts = _SECOND_ASK.split(_LEADING_CLAUSE.sub("", question, count=1))
+    question = next((p for p in parts if len(p.split()) >= MIN_PART_WORDS), parts[0])
     for pattern, kind in _QUESTION_KINDS:
         if pattern.search(question):
             return kind

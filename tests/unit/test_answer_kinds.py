@@ -9,7 +9,7 @@ from core.contracts import Evidence
 from core.orchestrator import extractive
 from core.orchestrator.support import content_terms, required_terms
 from core.text import split_sentences, words
-from core.understanding import answer_kind, holds, question_parts
+from core.understanding import answer_kind, holds, measure_words, question_parts
 
 
 @pytest.mark.parametrize(
@@ -26,6 +26,10 @@ from core.understanding import answer_kind, holds, question_parts
         ("When did the primary credit rate increase take effect?", "date"),
         ("On what date is the next meeting?", "date"),
         ("Why did Hoenig vote against the statement?", "reason"),
+        ("What was Hoenig's reasoning?", "reason"),  # the noun asks for the reason
+        ("ok and what was Hoenig's reasoning?", "reason"),  # an acknowledgement asks nothing
+        ("What rationale did the Board give?", "reason"),
+        ("what reason do the minutes give?", "reason"),
         # Statistics are quantities: an average, a share, a score.
         ("What was the actual average?", "quantity"),
         ("What share of CHCOs said they had the guidance they needed?", "quantity"),
@@ -199,3 +203,9 @@ def test_a_role_fact_leads_the_answer_to_a_who_question() -> None:
     assert extractive.role_first("When was the message signed?", ranked, chosen, evidence) == chosen
     unnamed = [(0.8, (0, message)), (0.5, (1, "Stakeholder(s): Office of the Secretary"))]
     assert extractive.role_first(who, unnamed, chosen, evidence) == chosen
+
+
+def test_a_noun_that_asks_for_a_reason_is_not_a_word_the_source_must_repeat() -> None:
+    assert measure_words("What was Hoenig's reasoning, per the minutes?") == {"reasoning"}
+    assert "reasoning" not in content_terms("What was Hoenig's reasoning, per the minutes?")
+    assert "reasoning" in content_terms("Summarise the staff's reasoning on bank capital")  # a subject here
