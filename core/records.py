@@ -45,6 +45,7 @@ class ThreadMemory(Contract):
     """The structured state of a conversation: what the last question was and what it found."""
 
     last_question: str | None = None
+    last_answer: str | None = None  # the reply to the last question, when it was answered
     last_user: str | None = None
     last_intent: str | None = None
     entities: list[str] = Field(default_factory=list)

@@ -53,7 +53,7 @@ def prepare(text: str, state: ConversationState, user: str, now: dt.datetime, is
         return Prepared(command=command, question=text, refined=False, reset=reset)
     recent = memory.asked_at is not None and now - memory.asked_at <= RESUME_WINDOW
     if memory.last_question and memory.last_user == user and recent and not _offered(text, memory.pending):
-        written = follow_up(text, memory.last_question, memory.entities)
+        written = follow_up(text, memory.last_question, memory.entities, memory.last_answer or "")
         if written is not None:
             return Prepared(command=None, question=written, refined=True, reset=reset)
     if memory.last_question and memory.last_user == user and recent and _constraint_only(text, memory.pending):
@@ -103,6 +103,7 @@ def remember(
         table = result.table
         memory = ThreadMemory(
             last_question=question,
+            last_answer=result.answer if result.kind == "answer" else None,
             last_user=user,
             last_intent=result.route.intent,
             entities=result.reading.mentions if result.reading is not None else [],
@@ -124,6 +125,7 @@ def remember(
         memory = memory.model_copy(
             update={
                 "last_question": question,
+                "last_answer": None,
                 "last_user": user,
                 "last_intent": result.route.intent,
                 "entities": result.reading.mentions,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from core.orchestrator.support import mentions
 from core.text import STOPWORDS, word_spans, words
 from core.understanding.periods import PERIOD_CODE, PeriodMention, is_date_word, occasions, period_mentions, shifted
 
@@ -64,9 +65,9 @@ def _points_back(text: str, last_question: str) -> bool:
     of time or before the occasion the last question's date named ("at that meeting" after "… at its
     March 2023 meeting?", `occasions`), a closing "then", or a pronoun standing for what the last
     question asked about ("who voted against it?" after "what did they do in October 2019?": the
-    decision of that date)."""
+    decision of that date); a closing "that" is such a pronoun ("what cap went with that?")."""
     nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
-    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\bthen\s*[?.!]*\s*$"
+    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:then|that)\s*[?.!]*\s*$"
     return re.search(back, text, re.IGNORECASE) is not None or _BACK_PRONOUN.search(text) is not None
 
 
@@ -121,14 +122,25 @@ def _with_names(base: str, names: list[str], mentioned: list[str]) -> str | None
     return " ".join(f"{text[:first]}{' '.join(names)}{text[last:]}".split())
 
 
-def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None:
+def _about_the_reply(text: str, last_question: str, last_answer: str) -> bool:
+    """True when `text` names someone or something the last question or its reply wrote: "what was
+    Bullard's reasoning?" after a reply that named Bullard among the dissenters asks about that
+    meeting's Bullard."""
+    said = f"{last_question} {last_answer}"
+    return any(mentions(said, [text[a:b]]) for a, b in name_phrases(text))
+
+
+def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: str = "") -> str | None:
     """The question a follow-up asks, written out from the thread's `last_question` (whose names the
-    documents know were written as `mentioned`), or None when the message is a question of its own.
+    documents know were written as `mentioned`; `last_answer` is the reply it got), or None when the
+    message is a question of its own.
 
     - another period: "and in FY17?" after "… in FY 2016?" is the same question for FY 2017;
     - a period counted from the last one: "the year after that", "the previous quarter";
     - another name: "same question for the HHS plan" after "… in DOL's plan?";
-    - a question of its own pointing back at the last period: "… at that meeting?" reads that meeting.
+    - a question of its own pointing back at the last period: "… at that meeting?" reads that meeting;
+    - a question of its own, with no period, about someone or something the last reply named: it
+      continues the last question's period (`_about_the_reply`).
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
@@ -145,7 +157,9 @@ def follow_up(text: str, last_question: str, mentioned: list[str]) -> str | None
         if new:
             asked = re.sub(r"\s+(?=[?.!])", "", " ".join(_RELATIVE.sub(" ", rest).split()))
             return f"{asked} ({new})"
-        if own or not last or not _points_back(rest, last_question):
+        if own or not last:
+            return None
+        if not (_points_back(rest, last_question) or _about_the_reply(rest, last_question, last_answer)):
             return None
         back = " ".join(p.written for p in last)
         return f"{rest.strip()} ({back})"

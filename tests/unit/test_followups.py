@@ -83,6 +83,8 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "which members dissented on that one? (March 2023)",
         ),
+        # … or closing on "that", the last question's subject
+        ("and what cap went with that?", MARCH, [], "what cap went with that? (March 2023)"),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
@@ -130,3 +132,20 @@ def test_periods_are_read_longest_first_and_shift_by_their_own_unit() -> None:
     assert shifted(quarter, "year", -1) == "Q3 2021"
     assert shifted(month, "year", 1) == "March 2024"
     assert shifted(year, "quarter", 1) is None
+
+
+def test_a_question_about_someone_the_last_reply_named_keeps_its_period() -> None:
+    reply = "Voting against the action was Dana Whitlock, who preferred to leave the rate unchanged. [1]"
+    asked = "Who voted against the decision at the March 2023 meeting?"
+    assert (
+        follow_up("ok and what was Whitlock's reasoning?", asked, [], reply)
+        == "what was Whitlock's reasoning? (March 2023)"
+    )
+    assert (
+        follow_up("What did Whitlock say about wages?", asked, [], reply)
+        == "What did Whitlock say about wages? (March 2023)"
+    )
+    # a name the reply did not write is a question of its own; so is one naming its own period
+    assert follow_up("What did Okafor say about wages?", asked, [], reply) is None
+    assert follow_up("What did Whitlock say in May 2024?", asked, [], reply) is None
+    assert follow_up("What did Whitlock say about wages?", "Who voted against?", [], reply) is None  # no period to keep
