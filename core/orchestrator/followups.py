@@ -155,8 +155,11 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
         if last and _BACK_PRONOUN.search(rest) and not _content(rest, own):
             return moved or (_with_periods(last_question, last, own) if own else None)
         if new:
-            asked = re.sub(r"\s+(?=[?.!])", "", " ".join(_RELATIVE.sub(" ", rest).split()))
-            return f"{asked} ({new})"
+            asked = re.sub(r"(?:\s+(?:the|a))?\s+(?=[?.!])", "", " ".join(_RELATIVE.sub(" ", rest).split()))
+            # "it" stands for what the last question named ("did it go up the following year?"
+            # after "What was OPM's Collaborative Management Score in FY 2018?").
+            named = [last_question[a:b] for a, b in name_phrases(last_question)] if _BACK_PRONOUN.search(rest) else []
+            return f"{asked} ({', '.join(dict.fromkeys([*named, new]))})"
         if own or not last:
             return None
         if not (_points_back(rest, last_question) or _about_the_reply(rest, last_question, last_answer)):

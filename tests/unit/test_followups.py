@@ -39,8 +39,16 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             "How many retirement claims did OPM process in FY 2020?",
         ),
         ("what was it in FY 2016?", FY18, ["OPM"], "How many retirement claims did OPM process in FY 2016?"),
-        # a question of its own counted from the last period asks itself, in that period
-        ("and who signed it two years later?", FY18, ["OPM"], "who signed it? (FY 2020)"),
+        # a question of its own counted from the last period asks itself, in that period; its "it"
+        # stands for what the last question named
+        ("and who signed it two years later?", FY18, ["OPM"], "who signed it? (OPM, FY 2020)"),
+        (
+            "did it go up the following year? to what?",
+            "What was OPM's Collaborative Management Score in FY 2018?",
+            ["OPM"],
+            "did it go up? to what? (OPM, Collaborative Management Score, FY 2019)",
+        ),
+        ("and who signed the report two years later?", FY18, ["OPM"], "who signed the report? (FY 2020)"),
         ("and the previous quarter?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q4 2022?"),
         ("the quarter after that?", ORCHARD, ["Orchard"], "What was Orchard's gross margin in Q2 2023?"),
         ("Previous year?", "What was the hotel limit in 2022?", [], "What was the hotel limit in 2021?"),
