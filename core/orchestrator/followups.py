@@ -15,7 +15,15 @@ import re
 
 from core.orchestrator.support import mentions
 from core.text import STOPWORDS, word_spans, words
-from core.understanding.periods import PERIOD_CODE, PeriodMention, is_date_word, occasions, period_mentions, shifted
+from core.understanding.periods import (
+    MONTHS,
+    PERIOD_CODE,
+    PeriodMention,
+    is_date_word,
+    occasions,
+    period_mentions,
+    shifted,
+)
 
 # Acknowledgements that may open a follow-up ("ok, and …", "thanks - what about …").
 _ACK = r"(?:(?:ok(?:ay)?|so|right|thanks|thank\s+you|great|cool|got\s+it|perfect)\b[\s,.!:;-]*)*"
@@ -60,14 +68,31 @@ def _is_name(token: str, after_name: bool) -> bool:
     return token[:1].isupper() or (letters and digits) or (after_name and digits and not letters)
 
 
+# A month named without its year ("at the July meeting", "in March"), after a word that places it.
+_CAPITAL_MONTH = "|".join(m.capitalize() for m in MONTHS)
+_BARE_MONTH = re.compile(
+    rf"\b(?:in|at|on|during|by|since|the)\s+(?:the\s+)?({_CAPITAL_MONTH})\.?\b"
+    r"(?!,?\s+(?:\d{1,2},?\s+)?\d{4})"  # not "July 2017", "June 30, 2005"
+)
+
+
+def _bare_month(text: str, last: list[PeriodMention]) -> str | None:
+    """ "July 2017" for "… at the July meeting?" after a question about 2017: in a thread, a month
+    named without a year is in the year being talked about."""
+    match = _BARE_MONTH.search(text)
+    return f"{match.group(1)} {last[0].year}" if match and last else None
+
+
 def _points_back(text: str, last_question: str) -> bool:
     """True when `text` points back at the last question's period: "that" or "the same" before a unit
     of time or before the occasion the last question's date named ("at that meeting" after "… at its
     March 2023 meeting?", `occasions`), a closing "then", or a pronoun standing for what the last
     question asked about ("who voted against it?" after "what did they do in October 2019?": the
-    decision of that date); a closing "that" is such a pronoun ("what cap went with that?")."""
+    decision of that date); a closing "that" is such a pronoun ("what cap went with that?"), and
+    "that same" or "the same" points back at whatever it names ("at that same meeting" after a
+    question about "the June 2014 FOMC minutes")."""
     nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
-    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:then|that)\s*[?.!]*\s*$"
+    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:that|the)\s+same\s+\w+|\b(?:then|that)\s*[?.!]*\s*$"
     return re.search(back, text, re.IGNORECASE) is not None or _BACK_PRONOUN.search(text) is not None
 
 
@@ -160,6 +185,9 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
             # after "What was OPM's Collaborative Management Score in FY 2018?").
             named = [last_question[a:b] for a, b in name_phrases(last_question)] if _BACK_PRONOUN.search(rest) else []
             return f"{asked} ({', '.join(dict.fromkeys([*named, new]))})"
+        month = None if own else _bare_month(rest, last)
+        if month:
+            return f"{rest.strip()} ({month})"
         if own or not last:
             return None
         if not (_points_back(rest, last_question) or _about_the_reply(rest, last_question, last_answer)):

@@ -93,6 +93,20 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
         ),
         # … or closing on "that", the last question's subject
         ("and what cap went with that?", MARCH, [], "what cap went with that? (March 2023)"),
+        # … or "that same" whatever the last question called it
+        (
+            "what did the staff present at that same meeting?",
+            "Who took the oath at the start of the June 2014 FOMC minutes?",
+            [],
+            "what did the staff present at that same meeting? (June 2014)",
+        ),
+        # a month named without its year is in the year being talked about
+        (
+            "and who did they pick as counsel at the July meeting?",
+            "Who did the Committee select as secretary at the Oct 31-Nov 1, 2017 meeting?",
+            [],
+            "who did they pick as counsel at the July meeting? (July 2017)",
+        ),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
@@ -119,6 +133,7 @@ def test_a_follow_up_is_the_last_question_with_what_changed(
         ("the year before I joined?", FY18, ["OPM"]),  # more than a counted period
         ("what about it?", FY18, ["OPM"]),  # no subject of its own
         ("what about real gross output?", "What is real output?", []),  # no scope to keep
+        ("what may the Board do next?", MARCH, []),  # "may" is no month
     ],
 )
 def test_other_messages_are_not_rewritten(text: str, last: str, mentioned: list[str]) -> None:
