@@ -89,11 +89,15 @@ def dotted(text: str) -> set[str]:
     return {m.replace(".", "").lower() for m in _DOTTED.findall(text)}
 
 
+_CLITIC = re.compile(r"(?:n['’]t|['’](?:s|d|re|ve|ll|m))$", re.IGNORECASE)
+
+
 def key_terms(text: str) -> list[str]:
     """Content words of a question, lower-cased and de-duplicated, in order."""
     seen: dict[str, None] = {}
     for word in words(text):
-        bare = re.sub(r"['’]s$", "", word)  # "OPM's" is "opm"
+        # "OPM's" is "opm"; a contraction is its first word: "couldn't" is "could", "where'd" "where".
+        bare = _CLITIC.sub("", word)
         lowered = bare.lower()
         # Two letters are a word only as an acronym ("VA", "EU") or a number.
         short = len(lowered) < 3 and not lowered.isdigit() and not (bare.isupper() and len(bare) == 2)

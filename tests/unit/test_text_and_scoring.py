@@ -31,6 +31,8 @@ def test_key_terms_drop_stopwords_and_duplicates() -> None:
     # One stop-list: request words ("latest", "total") and possessives go too.
     assert key_terms("What is OPM's latest total headcount?") == ["opm", "headcount"]
     assert key_terms("What is the VA's target in FY 22? Is it on track?") == ["va", "target", "fy", "22", "track"]
+    # A contraction is its first word: "couldn't" is "could", "where'd" is "where".
+    assert key_terms("Why couldn't they track it, and where'd the rate land?") == ["track", "rate", "land"]
 
 
 def test_contents_entries_are_not_answer_sentences() -> None:
