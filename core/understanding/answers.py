@@ -44,10 +44,10 @@ _WHAT_REASON = re.compile(
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
     (re.compile(rf"\bwhy\b|{_WHAT_REASON.pattern}|\bfor\s+what\s+reason\b", re.I), "reason"),
     (re.compile(rf"\bwhen\b|\b(?:what|which)\s+(?:{_DATE_NOUNS})\b|\bby\s+when\b", re.I), "date"),
-    (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:\w+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
+    (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:[\w'’]+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
     (
         re.compile(
-            _HOW_MEASURE.pattern + rf"|\b(?:what|which)\s+(?:\w+\s+){{0,3}}(?:{_QUANTITY_NOUNS})\b"
+            _HOW_MEASURE.pattern + rf"|\b(?:what|which)\s+(?:[\w'’]+\s+){{0,3}}(?:{_QUANTITY_NOUNS})\b"
             r"|\b(?:to|at|by)\s+what\b|\bwhat\b.*\b(?:to|at)\s*\??$",
             re.I,
         ),
@@ -192,6 +192,9 @@ MIN_SPELLED, MAX_SPELLED = 3, 5
 much by chance, longer ones are words."""
 
 
+_WH_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which)['’](s|re)\b", re.I)
+
+
 def answer_kind(question: str) -> AnswerKind | None:
     """The kind of answer a question asks for, or None when it asks for an explanation or a list.
 
@@ -199,8 +202,9 @@ def answer_kind(question: str) -> AnswerKind | None:
     adopted the statement in January 2012, did every member vote for it?") asks for nothing, and a
     second question in the message ("Which Director signed it, and on what date?") asks for its own
     kind (`question_parts`): the message's kind is its first question's. A word before the first
-    "and" is no question ("ok and what was his reasoning?").
+    "and" is no question ("ok and what was his reasoning?"); "what's" is "what is".
     """
+    question = _WH_CONTRACTION.sub(lambda m: f"{m[1]} {'are' if m[2].lower() == 're' else 'is'}", question)
     parts = _SECOND_ASK.split(_LEADING_CLAUSE.sub("", question, count=1))
     question = next((p for p in parts if len(p.split()) >= MIN_PART_WORDS), parts[0])
     for pattern, kind in _QUESTION_KINDS:

@@ -28,6 +28,8 @@ from core.understanding import answer_kind, holds, measure_words, question_parts
         ("Why did Hoenig vote against the statement?", "reason"),
         ("What was Hoenig's reasoning?", "reason"),  # the noun asks for the reason
         ("ok and what was Hoenig's reasoning?", "reason"),  # an acknowledgement asks nothing
+        ("What's the agency's target for the fatality rate?", "quantity"),  # "what's" is "what is"
+        ("what're the new target ranges?", "quantity"),
         ("What rationale did the Board give?", "reason"),
         ("what reason do the minutes give?", "reason"),
         # Statistics are quantities: an average, a share, a score.
