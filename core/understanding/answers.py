@@ -138,6 +138,8 @@ _WORD = r"[^\W\d_][\w'-]*"
 _COUNT = re.compile(rf"{_NUMBER.pattern}(?:\s+(?:{_SCALE}))?((?:[\s()]+{_WORD}){{1,5}})", re.I)
 _NUMBER_OF = re.compile(rf"\bnumbers?\s+of((?:[\s()]+{_WORD}){{1,6}})", re.I)
 _MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
+# A form's field whose value is a figure: "Passenger Injuries: 2", "Enrolled Participants: 120".
+_FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={_NUMBER.pattern})")
 
 
 def counted(question: str) -> list[str]:
@@ -161,7 +163,8 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     a number before X ("8,961 patent examiners", "approximately 47,000 employees", "nine Operating
     Administrations": number words are read by text2num), an amount of money for "how many
     dollars" ("$600 billion"), or a table or sentence naming "the number of X" beside its figure
-    ("Number of users on the Federal Talent Dashboard … 1,209"). A sentence about X that holds
+    ("Number of users on the Federal Talent Dashboard … 1,209"), or a form's field whose label
+    names X and whose value is a figure ("Passenger Injuries: 2"). A sentence about X that holds
     some other figure ("a 10 percent rise in examiner hiring") answers something else."""
     text = alpha2digit(sentence, "en")
     for match in _COUNT.finditer(text):
@@ -171,6 +174,8 @@ def counts(sentence: str, nouns: set[str]) -> bool:
         if any(stem(w) in nouns for w in following) or _spelled(nouns, following):
             return True
     if _NUMBER.search(text) and any(stem(name) in nouns for sign, name in _MONEY.items() if sign in text):
+        return True
+    if any(stem(w) in nouns for match in _FIELD_COUNT.finditer(text) for w in re.findall(_WORD, match.group(1))):
         return True
     return any(
         any(stem(w) in nouns for w in re.findall(_WORD, match.group(1)))

@@ -207,6 +207,8 @@ def test_a_count_is_read_the_ways_english_writes_one() -> None:
     assert not counts("The number of visitors fell in FY 2020.", nouns("How many visitors?"))  # a year is no count
     assert counts("The bank will buy a further $80 billion of bonds.", nouns("How many dollars of bonds?"))
     assert not counts("The bank will buy 80 bonds.", nouns("How many dollars of bonds will it buy?"))
+    assert counts("Passenger Injuries: 2 Minor", nouns("How many passengers were hurt?"))  # a form's field
+    assert not counts("Passenger Injuries: None", nouns("How many passengers were hurt?"))
     ftes = nouns("How many FTEs did the agency have?")
     assert counts("At year end the agency had 5,016 full-time equivalent employees.", ftes)  # the short form spelled
     assert not counts("At year end the agency had 5,016 contractors on site.", ftes)
