@@ -16,10 +16,10 @@ ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
 
 # The core's one stop-list: words that carry no topic. Function words, greetings ("hey, what was
-# …?"), and words that say how or when to answer rather than what about ("list", "total",
-# "latest", "how many"), with the inflections of its verbs ("the display shows E04": "shows" is
-# not what the manual must repeat): a question's content terms are its other words, and no source
-# must repeat these.
+# …?"), and words that say how, when or from where to answer rather than what about ("list",
+# "total", "latest", "how many", "per", "according to"), with the inflections of its verbs ("the
+# display shows E04": "shows" is not what the manual must repeat): a question's content terms are
+# its other words, and no source must repeat these.
 STOPWORDS = frozenset(
     """
     a about above after again all also am an and any are as at be because been before being
@@ -30,7 +30,7 @@ STOPWORDS = frozenset(
     to too under until up very was we were what when where which while who whom whose why will with
     would you your yours tell tells told show shows showed shown give gives gave find know list get let
     want need say says said
-    anything something everything thing things much many ever every per ok okay
+    anything something everything thing things much many ever every per according ok okay
     current currently latest newest recent recently today new old often year years yearly
     display name names item items total sum average mean count number spend spent
     explain describe summarise summarize

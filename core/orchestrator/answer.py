@@ -15,6 +15,7 @@ from core.orchestrator.support import (
     acronym_spelled,
     asked_signals,
     checked_missing,
+    content_terms,
     found_terms,
     led_by_acronym,
     mentions,
@@ -31,8 +32,9 @@ from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
 from core.text import split_sentences, stem
+from core.text import words as written_words
 from core.understanding import question_parts
-from core.understanding.answers import counted, counts
+from core.understanding.answers import counted, counts, counts_something
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -256,14 +258,32 @@ class AnswerWriter:
         if words < self._calibration.coverage:
             threshold = self._calibration.coverage
             return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
-        # "How many X" is answered by a count of X; passages about X that count something else (or
-        # nothing) do not answer it. Rows counted by a structured query are that count.
-        what = counted(state.plan.original_query) if state.plan is not None else []
-        nouns = {stem(w) for w in what}
         structured = state.route is not None and state.route.route == "structured"
-        if nouns and not structured and not any(counts(s, nouns) for s in split_sentences(cited_text)):
+        what = counted(state.plan.original_query) if state.plan is not None and not structured else []
+        if what and not _gives_count(state, cited_text, cited, what):
             return f"the sources found give no count of {' '.join(what)}"
         return None
+
+
+def _gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[str]) -> bool:
+    """True when the cited text answers "how many X": a sentence counts X (`counts`), or counts
+    something in words the question also asks with ("will enroll a total of 420 subjects" for "how
+    many patients will the trial enroll?": the noun differs, the ask is the same).
+
+    General case: passages about X that count something else, or nothing, do not say how many X
+    there are ("the operators and employees of DHS perform difficult work"). The question's names
+    and the cited titles' words are not such words: every passage of the document carries them.
+    Rows counted by a structured query are that count (the caller skips it)."""
+    assert state.plan is not None
+    question = state.plan.original_query
+    nouns = {stem(w) for w in what}
+    titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
+    named = {w.lower() for w in written_words(question)[1:] if w[:1].isupper()}
+    others = [t for t in content_terms(question) if stem(t) not in nouns and t not in titles | named]
+    return any(
+        counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))
+        for s in split_sentences(cited_text)
+    )
 
 
 def _full_names(state: GraphState) -> list[Name]:

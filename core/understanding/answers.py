@@ -184,6 +184,12 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     )
 
 
+def counts_something(sentence: str) -> bool:
+    """True when `sentence` writes a figure of something ("420 subjects", "Occupants: 3" is not:
+    no word follows): a count, whatever it counts."""
+    return any(not _YEAR_ONLY.fullmatch(m.group(0).split()[0]) for m in _COUNT.finditer(alpha2digit(sentence, "en")))
+
+
 def _spelled(nouns: set[str], following: list[str]) -> bool:
     """True when the words after a figure spell a counted short form: "5,016 full-time equivalent
     employees" counts "FTEs" (the initials of the words and their hyphenated parts)."""

@@ -69,3 +69,13 @@ def test_a_how_many_question_needs_a_count_of_what_it_counts() -> None:
     assert _asked(question, "The harbour authority employs forty-two inspectors.") is None
     assert _asked("What do the inspectors check?", about) is None  # not a count question
     assert _asked("How many inspector receipts are there?", "Number of matching rows: 7", route="structured") is None
+
+
+def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> None:
+    # "subjects" for "patients": the sentence writes what the question asks, "enroll", with a count
+    enrolled = "The study will enroll a total of 420 subjects at 60 sites."
+    assert _asked("How many patients will the Zentavir trial enroll?", enrolled) is None
+    # the question's names are no such word: every passage of the document carries them
+    about = "Every day, the operators and employees of DHS perform difficult work. DHS combined 22 agencies."
+    assert _asked("How many employees does DHS have?", about) is not None
+    assert _asked("How many employees does DHS have, according to its plan?", about) is not None
