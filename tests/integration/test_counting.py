@@ -88,6 +88,9 @@ async def test_a_headcount_no_report_states_is_not_answered_with_a_count(app: Ap
     result = await ask(app, "How many employees does the River Agency have, per its 2025 annual report?", now=NOW)
     assert "matching rows" not in result.answer
     assert "1,240" not in result.answer
+    # Its lines about employees count nothing: no answer, not an answer about employee training.
+    assert result.kind == "uncertainty", result.answer
+    assert result.assessment is not None and "count of employees" in (result.assessment.withheld or "")
 
 
 async def test_records_are_counted_and_grouped_by_a_field_they_have(app: App) -> None:
