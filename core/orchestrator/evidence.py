@@ -157,7 +157,7 @@ def after_newest(state: GraphState) -> bool:
     """The dates asked begin after the newest document: no document can report them, and no
     older one may stand in for them ("the September meeting" when the newest is from July). A period
     the documents' own labels cover is not after them, whatever their dates: a strategic plan for
-    FY 2022–2026, dated 2022, covers 2026."""
+    FY 2022–2026, dated 2022, covers 2026 ("USAID's 2026 target", a year no label names alone)."""
     start = state.plan.date_start if state.plan is not None else None
-    covered = state.steering.period_resolved
+    covered = state.steering.period_resolved or state.steering.period_covered
     return start is not None and state.newest is not None and start > state.newest and not covered

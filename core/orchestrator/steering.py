@@ -56,6 +56,7 @@ class Steering(Contract):
     mentions: list[str] = Field(default_factory=list)  # the question's own words for those names ("DOL")
     missing: str | None = None  # a period the named documents lack (and what they cover), or a name none writes
     period_resolved: bool = False  # the period asked was found by the documents' own labels, not by dates
+    period_covered: bool = False  # a period label of the documents read holds the period asked
     by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
     writers: dict[str, list[str]] = Field(default_factory=dict)
     """Acronyms no facet or title carries that only a few passages write, with the documents that do:
@@ -284,9 +285,13 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     missing: str | None = None
     period_resolved = False
     dated = [d for d in candidates if vocabulary.facets[d].periods]
+    period_covered = False
     if asked and dated:
         labelled = any(a.labelled for a in asked)
         in_period, best = labelled_in(dated, asked, vocabulary.facets)
+        # "USAID's 2026 target": a bare year picks no document, but the joint plan for FY 2022–2026
+        # holds it, so the year is not after the documents (`evidence.after_newest`).
+        period_covered = best > 0
         if not in_period and len(entity_sets) > 1:
             # "OPM's FEVS score for FY 2016": the report of FY 2016 is OPM's though it does not define
             # FEVS. Names that together leave no document of the period narrow no further than the
@@ -320,6 +325,7 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         mentions=list(dict.fromkeys(" ".join(tokens[start:end]) for start, end, _ in spans)),
         missing=missing,
         period_resolved=period_resolved,
+        period_covered=period_covered,
         by_facets=bool(doc_ids),
     )
 

@@ -289,3 +289,10 @@ def test_a_deadline_picks_among_a_named_organisations_documents_only() -> None:
     assert resolve("How many widgets had OWS certified by the end of FY 2022?", vocabulary).doc_ids == ["ows-2022"]
     # Alone, a target's date picks no document labelled with that year.
     assert resolve("How many widgets will be certified by fiscal year 2022?", vocabulary).doc_ids is None
+
+
+def test_a_year_a_plans_span_holds_is_covered_though_it_picks_no_document() -> None:
+    vocabulary = Vocabulary([_record("dol", *_plan("Labor", "DOL")), _record("ows-2020", _annual(2020), "a.pdf")])
+    target = resolve("What is the Labor Department's 2026 target for apprenticeships?", vocabulary)
+    assert not target.period_resolved and target.period_covered  # FY 2022 - 2026 holds 2026
+    assert not resolve("What will the Labor Department report in 2030?", vocabulary).period_covered

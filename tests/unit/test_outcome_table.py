@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from core.contracts import Citation, Evidence, ExecutionPlan, IntakeResult, RouteDecision, Turn
-from core.orchestrator.evidence import before_oldest
+from core.orchestrator.evidence import after_newest, before_oldest
 from core.orchestrator.outcomes import ROWS, Facts, decide, facts, row_for
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Steering
@@ -172,3 +172,16 @@ def test_an_occasion_dated_before_the_oldest_document_is_outside_the_documents()
     assert not before(
         "What did OPM say in its FY 1992 report?", "1991-10-01", "1992-09-30", steering=Steering(period_resolved=True)
     )
+
+
+def test_a_year_after_the_newest_document_that_a_plans_span_holds_is_not_after_the_documents() -> None:
+    plan = ExecutionPlan(
+        original_query="What's the plan's 2026 target?",
+        revised_query="What's the plan's 2026 target?",
+        date_start=dt.date(2026, 1, 1),
+        date_end=dt.date(2026, 12, 31),
+    )
+    assert after_newest(_answered_state(plan=plan, newest=dt.date(2022, 12, 31)))
+    covered = _answered_state(plan=plan, newest=dt.date(2022, 12, 31), steering=Steering(period_covered=True))
+    assert not after_newest(covered)
+    assert decide(covered).row != "the dates begin after the newest document"
