@@ -12,7 +12,8 @@ from core.contracts import OrchestrationResult
 from core.orchestrator.followups import follow_up
 from core.records import ConversationState, PendingClarification, ThreadMemory
 from core.text import STOPWORDS, split_sentences, words
-from core.understanding import DATE_PHRASE, is_date_word
+from core.understanding import DATE_PHRASE, is_date_word, points_at_many
+from core.understanding.periods import period_mentions
 
 Command = Literal["more", "export", "new_topic"]
 DM_SILENCE = dt.timedelta(minutes=30)
@@ -63,6 +64,21 @@ def prepare(text: str, state: ConversationState, user: str, now: dt.datetime, is
         merged = " ".join(f"{base.rstrip(' ?.!')} {text.strip()}".split())
         return Prepared(command=None, question=merged, refined=True, reset=reset)
     return Prepared(command=None, question=text, refined=False, reset=reset)
+
+
+def pointed_sources(text: str, question: str, memory: ThreadMemory) -> list[str] | None:
+    """The documents "those", "them" or "they" point at: the last answer's sources, unless the
+    question (as written out from a follow-up) asks about a period the last question did not.
+
+    General case: "and how did they describe it by the November meeting?" after a question about the
+    August statement asks about November's documents; the August sources are not "they" there, and
+    searching only them would call November "after the newest document"."""
+    if not (points_at_many(text) and memory.sources):
+        return None
+    before = {p.written.lower() for p in period_mentions(memory.last_question or "")}
+    if any(p.written.lower() not in before for p in period_mentions(question)):
+        return None
+    return [c.doc_id for c in memory.sources]
 
 
 def _offered(text: str, pending: PendingClarification | None) -> bool:

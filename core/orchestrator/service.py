@@ -21,13 +21,12 @@ from core.contracts import (
 from core.llm.gateway import LlmGateway
 from core.orchestrator import replies
 from core.orchestrator.commands import Commands
-from core.orchestrator.conversation import prepare, remember, reset
+from core.orchestrator.conversation import pointed_sources, prepare, remember, reset
 from core.orchestrator.guardrails import redact
 from core.orchestrator.support import grounded
 from core.ports import ChannelAccess, Clock, ConversationStore, DecisionLog, ProgressCallback, TurnLedger
 from core.prompts import summary as summary_prompt
 from core.records import ConversationKey, DecisionRecord, Feedback, FeedbackValue, ReplyTarget, StaleTurn
-from core.understanding import points_at_many
 
 LEASE_SECONDS = 300.0
 # The terminal without `--channel` asks with the operator's rights: every collection.
@@ -144,7 +143,7 @@ class TurnService:
                 else:
                     asked = turn.model_copy(update={"text": prepared.question})
                     memory = conversation.memory
-                    focus = [c.doc_id for c in memory.sources] if points_at_many(turn.text) and memory.sources else None
+                    focus = pointed_sources(turn.text, prepared.question, memory)
                     result = await self._graph.run(
                         asked,
                         collections=collections,

@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from core.contracts import Reading, TableResult, Turn
+from core.contracts import Citation, Reading, TableResult, Turn
 from core.orchestrator.commands import command_result
-from core.orchestrator.conversation import match_command, prepare, remember
+from core.orchestrator.conversation import match_command, pointed_sources, prepare, remember
 from core.records import ConversationKey, ConversationState, PendingClarification, ThreadMemory
 from tests.fakes import InMemorySearchBackend
 from tests.unit.test_graph import CLOCK, World
@@ -138,3 +138,14 @@ async def test_new_topic_through_the_service_forgets_the_thread() -> None:
     assert reply.result is not None and reply.result.final_reason == "command"
     follow = await world.service.answer(turn("What is its limit?", 3))
     assert follow.result is not None and follow.result.branch == "NEEDS_CLARIFICATION"
+
+
+def test_those_point_at_the_last_sources_unless_another_period_is_asked() -> None:
+    sources = [Citation(n=1, chunk_id="aug:1", doc_id="aug", title="August statement", snippet="s", relevance=0.9)]
+    memory = ThreadMemory(last_question="What did the August 2018 statement say about investment?", sources=sources)
+    assert pointed_sources("what is the rated power of those?", "what is the rated power of those?", memory) == ["aug"]
+    assert pointed_sources("what did they say about jobs?", "what did they say about jobs?", memory) == ["aug"]
+    # another period is other documents: November's, not the August sources
+    november = "how did they describe it by the November meeting? (November 2018)"
+    assert pointed_sources("and how did they describe it by the November meeting?", november, memory) is None
+    assert pointed_sources("what did the minutes say?", "what did the minutes say?", memory) is None  # no pronoun
