@@ -24,10 +24,13 @@ from core.understanding import answer_kind, holds, is_date_word, measure_words
 from core.understanding.periods import PERIOD_WORDS, occasions
 
 TOP_PASSAGES = 3
+_NUMBER = re.compile(r"[\d.,/\u2013-]*\d[\d.,/\u2013-]*")
 
 
 def content_terms(question: str) -> list[str]:
     """The words of a question that name its subject: key terms (no stop-words) less numbers and dates.
+
+    A number is any term of digits and the marks between them ("2.5", "17-18", "1-3/4").
 
     Dates and period words ("FY", "fiscal") are not words a source must repeat: the date window and
     steering see to them; nor is the measure a "how far" asks for, nor the mark left where personal
@@ -37,7 +40,7 @@ def content_terms(question: str) -> list[str]:
     return [
         t
         for t in key_terms(REDACTION_MARK.sub(" ", question))
-        if t not in asking and not t.replace(".", "").isdigit() and not is_date_word(t) and t not in PERIOD_WORDS
+        if t not in asking and not _NUMBER.fullmatch(t) and not is_date_word(t) and t not in PERIOD_WORDS
     ]
 
 

@@ -32,6 +32,14 @@ _DAY_PHRASE = re.compile(
     rf"\b(?:(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\.?,?)\s+{YEAR}\b",
     re.IGNORECASE,
 )
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_DAY_SPAN = re.compile(
+    rf"\b(?:({MONTH})\.?\s+{_DAY}\s*[\u2013-]\s*(?:({MONTH})\.?\s+)?{_DAY}"
+    rf"|{_DAY}\s*[\u2013-]\s*{_DAY}\s+(?:of\s+)?({MONTH})\.?),?\s+({YEAR})\b",
+    re.IGNORECASE,
+)
+"""A span of days ("September 17-18, 2013", "January 31–February 1, 2023", "30-31 January 2001"):
+a meeting, conference or event held over consecutive days."""
 DAY_MARGIN = dt.timedelta(days=7)
 """A day named in a question reads the documents dated within a week of it: what happened on a day
 is written up on days near it (an action's effective date, its announcement, a meeting's minutes)."""
@@ -138,6 +146,8 @@ def date_hints(text: str, today: dt.date) -> DateHints:
         return _window(period.start, None, list(range(period.start.year, today.year + 1)))
     if (match := _BEFORE.search(text)) and (period := read_period(match[1], today)):
         return _window(None, period.start - dt.timedelta(days=1), [])
+    if span := _day_span(text):
+        return _window(span.start - DAY_MARGIN, span.end + DAY_MARGIN, [span.start.year])
     if (match := _DAY_PHRASE.search(text)) and (period := read_period(match[0], today)):
         return _window(period.start - DAY_MARGIN, period.end + DAY_MARGIN, [period.start.year])
     if match := _MONTH_SPAN.search(text):
@@ -153,6 +163,25 @@ def date_hints(text: str, today: dt.date) -> DateHints:
     if _RECENT.search(text):  # "latest", "current": prefer new documents, filter nothing
         return DateHints(recent_year_window=1)
     return DateHints()
+
+
+def _day_span(text: str) -> Period | None:
+    """The first and last day of the first span of days in `text` (`_DAY_SPAN`), if they exist."""
+    if not (match := _DAY_SPAN.search(text)):
+        return None
+    year = int(match[8])
+    if match[1]:
+        first_month = MONTHS[match[1].lower()]
+        first_day, last_month, last_day = int(match[2]), MONTHS[(match[3] or match[1]).lower()], int(match[4])
+    else:
+        first_month = last_month = MONTHS[match[7].lower()]
+        first_day, last_day = int(match[5]), int(match[6])
+    try:
+        start = dt.date(year - (first_month > last_month), first_month, first_day)
+        end = dt.date(year, last_month, last_day)
+    except ValueError:  # "Feb 30-31": not a calendar day
+        return None
+    return Period(start, end) if start <= end else None
 
 
 def _window(start: dt.date | None, end: dt.date | None, requested: list[int]) -> DateHints:

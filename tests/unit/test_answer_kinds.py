@@ -147,6 +147,12 @@ def test_the_measure_a_how_question_asks_for_is_not_a_word_the_source_must_repea
     assert "long-term" in content_terms("How is long-term debt reported?")  # not a "how long"
 
 
+def test_a_number_written_with_marks_is_not_a_word_the_source_must_repeat() -> None:
+    terms = content_terms("Per the September 17-18, 2013 minutes, why did George dissent at a meeting of 2.5 days?")
+    assert not {"17-18", "2013", "2.5"} & set(terms)
+    assert "george" in terms and "n5921d" in content_terms("How badly was N5921D damaged?")
+
+
 def test_the_occasion_a_date_names_is_not_a_word_the_source_must_repeat() -> None:
     statement = "The Committee decided to raise the target range to 5-1/4 to 5-1/2 percent."
     asked = "What's the target range after the July 2023 meeting?"

@@ -89,6 +89,20 @@ def test_a_day_named_reads_the_week_around_it(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("Per the September 17-18, 2013 minutes, why did she dissent?", D(2013, 9, 10), D(2013, 9, 25)),
+        ("What did Chair Powell open the Nov 1–2, 2022 meeting with?", D(2022, 10, 25), D(2022, 11, 9)),
+        ("the January 31-February 1, 2023 meeting", D(2023, 1, 24), D(2023, 2, 8)),
+        ("at the 30-31 January 2001 meeting", D(2001, 1, 23), D(2001, 2, 7)),
+    ],
+)
+def test_a_span_of_days_reads_the_week_around_it(text: str, start: dt.date, end: dt.date) -> None:
+    hints = date_hints(text, TODAY)
+    assert (hints.date_start, hints.date_end, hints.requested_years) == (start, end, [start.year])
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "What is EPA's target for HFC consumption by September 30, 2023?",
