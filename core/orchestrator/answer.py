@@ -14,6 +14,7 @@ from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
     acronym_spelled,
     asked_signals,
+    by_honorific,
     checked_missing,
     content_terms,
     found_terms,
@@ -314,12 +315,14 @@ def _full_names(state: GraphState) -> list[Name]:
 def writes(text: str, name: Name) -> bool:
     """Whether `text` writes a name the question uses: in one of its forms, part by part ("Manager
     for Domestic Operations, System Open Market Account"), spelled out ("APP" in a title reading
-    "Annual Performance Plan"), or led by a body's short form ("FOMC Vice Chairman")."""
+    "Annual Performance Plan"), led by a body's short form ("FOMC Vice Chairman"), or a person's
+    by honorific and surname ("Ms. George")."""
     return (
         mentions(text, name.variants)
         or written_in_parts(text, name.text)
         or acronym_spelled(name.text, text)
         or led_by_acronym(text, name.text)
+        or by_honorific(text, name.text)
     )
 
 

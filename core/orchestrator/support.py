@@ -119,6 +119,22 @@ def written_in_parts(text: str, name: str) -> bool:
     return len(parts) > 1 and all(len(p.split()) > 1 for p in parts) and all(mentions(text, [p]) for p in parts)
 
 
+_PERSON = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z]\.)*(?:\s+[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)?)+")
+_HONORIFIC = r"(?:Mr|Mrs|Ms|Messrs|Mses|Mmes|Dr)\.?"
+
+
+def by_honorific(text: str, name: str) -> bool:
+    """True when a person's name ("Esther George") is written as an honorific and the surname: "Ms.
+    George", or in a list, "Mses. George and Mester".
+
+    General case: English prose names a person in full once and by honorific and surname after that;
+    a passage from further on writes only the latter."""
+    if not _PERSON.fullmatch(name):
+        return False
+    surname = re.escape(name.rsplit(" ", 1)[1])
+    return re.search(rf"\b{_HONORIFIC}\s+(?:[A-Z][\w'-]+(?:,\s*|\s+and\s+))*{surname}\b", text) is not None
+
+
 def led_by_acronym(text: str, name: str) -> bool:
     """True when a name led by an organisation's short form is written part by part: "FOMC Vice
     Chairman" where the text writes "Vice Chairman" and "FOMC" (or spells it, "Federal Open Market

@@ -11,7 +11,14 @@ from core.knowledge import SearchHit, Segment
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.extractive import echoes, readable
 from core.orchestrator.routes import hits_to_evidence
-from core.orchestrator.support import acronym_spelled, found_terms, led_by_acronym, mentions, written_in_parts
+from core.orchestrator.support import (
+    acronym_spelled,
+    by_honorific,
+    found_terms,
+    led_by_acronym,
+    mentions,
+    written_in_parts,
+)
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
 from core.understanding.answers import counted, counts
 
@@ -229,3 +236,12 @@ def test_a_name_led_by_a_body_s_short_form_is_written_part_by_part() -> None:
     assert not led_by_acronym(minutes, "FOMC Deputy Secretary")  # the title is not written
     assert not led_by_acronym("The Vice Chairman of the bank spoke.", "FOMC Vice Chairman")  # nor the body
     assert not led_by_acronym(minutes, "Vice Chairman")  # no short form leads it
+
+
+def test_a_person_is_written_by_honorific_and_surname() -> None:
+    assert by_honorific("Ms. George dissented because she saw the outlook as positive.", "Esther George")
+    assert by_honorific("Mses. George and Mester and Mr. Rosengren dissented.", "Esther George")
+    assert by_honorific("Mses. George and Mester and Mr. Rosengren dissented.", "Eric S. Rosengren")
+    assert not by_honorific("Mr. Hoenig dissented.", "Esther George")  # another person
+    assert not by_honorific("George Street was closed.", "Esther George")  # no honorific
+    assert not by_honorific("Dr. Canada spoke.", "Bank of Canada")  # not a person's name
