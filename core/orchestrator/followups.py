@@ -20,6 +20,7 @@ from core.understanding.periods import (
     PERIOD_CODE,
     PeriodMention,
     is_date_word,
+    occasion_dates,
     occasions,
     period_mentions,
     shifted,
@@ -35,8 +36,11 @@ _MARKER = re.compile(
     r")\b[\s,:-]*",
     re.IGNORECASE,
 )
-# A message that asks a question of its own ("and what was the staff's forecast …").
-_ASKS = re.compile(r"^\s*(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b", re.I)
+# A message that asks a question of its own ("and what was the staff's forecast …"), perhaps after a
+# phrase that sets where to look ("per the minutes of that meeting, what …").
+_ASKS = re.compile(
+    r"^\s*(?:[^,?]{1,60},\s*)?(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b", re.I
+)
 # A period counted from the last question's: "the year after that", "the following quarter",
 # "a year earlier", "two years before", "the previous year".
 _LATER = r"after|later|following|next|subsequent"
@@ -71,7 +75,7 @@ def _is_name(token: str, after_name: bool) -> bool:
 # A month named without its year ("at the July meeting", "in March"), after a word that places it.
 _CAPITAL_MONTH = "|".join(m.capitalize() for m in MONTHS)
 _BARE_MONTH = re.compile(
-    rf"\b(?:in|at|on|during|by|since|the)\s+(?:the\s+)?({_CAPITAL_MONTH})\.?\b"
+    rf"\b(?:in|at|on|during|by|since|the)\s+(?:the\s+)?(?:(?:early|mid|late)[\s-]+)?({_CAPITAL_MONTH})\.?\b"
     r"(?!,?\s+(?:\d{1,2},?\s+)?\d{4})"  # not "July 2017", "June 30, 2005"
 )
 
@@ -188,6 +192,8 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
         month = None if own else _bare_month(rest, last)
         if month:
             return f"{rest.strip()} ({month})"
+        if own and last and (pointed := _at_the_occasion(rest, last_question, last)):
+            return pointed
         if own or not last:
             return None
         if not (_points_back(rest, last_question) or _about_the_reply(rest, last_question, last_answer)):
@@ -200,11 +206,27 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
         return moved
     if own:
         return _with_periods(last_question, last, own) if last else None
+    if last and (month := _bare_month(rest, last)):  # "and at the one in late May?"
+        if dated := next(iter(occasion_dates(last_question)), None):  # "September 16, 2003", whole
+            return " ".join(last_question.replace(dated, month, 1).split())
+        return _replace(last_question, last[0].start, last[0].end, month)
     names = [rest[a:b] for a, b in name_phrases(rest)]
     names = [n for n in names if n.lower() not in last_question.lower()]
     if names:
         return _with_names(last_question, names, mentioned)
     return _in_scope(rest, last_question, mentioned)
+
+
+def _at_the_occasion(rest: str, last_question: str, last: list[PeriodMention]) -> str | None:
+    """ "in the minutes of the December 13, 2023 meeting, who was elected chair for 2024?" for "… of
+    that meeting, who …" after a question dating that meeting: "that meeting" is the last question's,
+    whatever other period the message names (what the meeting looked ahead to)."""
+    nouns = "|".join(map(re.escape, occasions(last_question)))
+    if not nouns:
+        return None
+    back = next(iter(occasion_dates(last_question)), " ".join(p.written for p in last))
+    pointed = re.sub(rf"\b(?:that|the\s+same)\s+({nouns})\b", rf"the {back} \1", rest, count=1, flags=re.I)
+    return pointed.strip() if pointed != rest else None
 
 
 def _with_periods(last_question: str, last: list[PeriodMention], own: list[PeriodMention]) -> str:

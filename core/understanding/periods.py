@@ -69,7 +69,8 @@ PERIOD_WORDS = frozenset({"fiscal", "year", "years", "fy", "fys", "quarter", "qu
 _DATED = (
     rf"(?:fiscal(?:\s+years?)?|FYs?)\s*'?(?:{YEAR}|\d{{2}})(?:\s*[-\u2013]\s*(?:FY\s*)?(?:{YEAR}|\d{{2}}))?"
     rf"|Q[1-4]\s*[/-]?\s*{YEAR}|{YEAR}\s*[/-]?\s*Q[1-4]"
-    rf"|(?:(?:{MONTH})\.?\s*[/\u2013-]\s*)?(?:{MONTH})\.?\s+(?:\d{{1,2}},?\s+)?{YEAR}"
+    rf"|(?:(?:{MONTH})\.?\s*[/\u2013-]\s*)?(?:{MONTH})\.?\s+"
+    rf"(?:\d{{1,2}}(?:\s*[-\u2013]\s*(?:(?:{MONTH})\.?\s+)?\d{{1,2}})?,?\s+)?{YEAR}"  # "Oct 31-Nov 1, 2017"
     rf"|(?:{MONTH})\.?\s*['\u2019\u2018]\d{{2}}"  # "the July '23 meeting" (`dates.full_years`)
     rf"|{YEAR}(?:\s*[-\u2013]\s*{YEAR})?"
 )

@@ -56,3 +56,35 @@ async def test_a_question_about_someone_the_reply_named_keeps_the_meeting(app: A
     assert "dockside hiring" not in second.answer  # August's reason
     records = {r.doc_id: Path(r.source_path).name for r in await app.storage.registry.list_documents()}
     assert {records[c.doc_id] for c in second.citations} == {"2004-06-30-minutes.txt"}
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "cited", "reason"),
+    [
+        # Before: a question opening with a phrase ("per the minutes of that meeting, …") was a new
+        # question, read in the year it names: both meetings' minutes.
+        (
+            "Who voted against the action at the June 29-30, 2004 meeting?",
+            "per the minutes of that meeting, why did she dissent in 2004?",
+            "2004-06-30-minutes.txt",
+            "shipping",
+        ),
+        # Before: a month with "late" before it was no period; the follow-up was read in no year.
+        (
+            "Who voted against the action at the June 29-30, 2004 meeting, and why?",
+            "and at the one in early August?",
+            "2004-08-10-minutes.txt",
+            "dockside hiring",
+        ),
+    ],
+)
+async def test_a_follow_up_reads_the_meeting_it_points_at(
+    app: App, first: str, then: str, cited: str, reason: str
+) -> None:
+    thread = uuid.uuid4().hex
+    await ask(app, first, now=NOW, thread=thread)
+    second = await ask(app, then, now=NOW, thread=thread)
+    assert second.kind == "answer", second.answer
+    assert reason in second.answer
+    records = {r.doc_id: Path(r.source_path).name for r in await app.storage.registry.list_documents()}
+    assert {records[c.doc_id] for c in second.citations} == {cited}

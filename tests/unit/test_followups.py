@@ -107,6 +107,23 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "who did they pick as counsel at the July meeting? (July 2017)",
         ),
+        # … also after another phrase ("and at the one in late May?": the last question in May)
+        ("and at the one in late May?", MARCH, [], "What did the Fed decide at its May 2023 meeting?"),
+        (
+            "and at the one in mid-May?",
+            "What did the Fed decide at its March 22, 2023 meeting?",
+            [],
+            "What did the Fed decide at its May 2023 meeting?",
+        ),
+        # a question of its own may open with a phrase before it asks
+        ("at that meeting, who dissented?", MARCH, [], "at that meeting, who dissented? (March 2023)"),
+        # "that meeting" is the last question's meeting, whatever other year the question names
+        (
+            "in the minutes of that meeting, who was elected chair for 2024?",
+            "What did the Committee decide at its December 13, 2023 meeting?",
+            [],
+            "in the minutes of the December 13, 2023 meeting, who was elected chair for 2024?",
+        ),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
