@@ -90,6 +90,9 @@ class DocumentFacets(Contract):
 
     title: str
     kind: str | None = None
+    kind_from: FacetSource | None = None
+    """"index" when the collection's index gave the kind (`core.ingest.index`): a word no title or
+    text of the document carries, which a question names to pick that kind ("per the minutes")."""
     entities: list[EntityFacet] = Field(default_factory=list)
     identifiers: list[IdentifierFacet] = Field(default_factory=list)
     periods: list[PeriodFacet] = Field(default_factory=list)

@@ -12,14 +12,16 @@ from core.concurrency import CpuExecutor
 from core.errors import SearchUnavailableError
 from core.ingest.facets import describe
 from core.ingest.fields import join_fields
+from core.ingest.files import discover, document_id, hash_file, unreadable
 from core.ingest.furniture import strip_furniture
+from core.ingest.index import listed_files, with_kind
 from core.ingest.segmenter import Segmenter
 from core.ingest.shape import detect_category, summarize
 from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
 from core.ports import Annotator, Clock, DocumentLoader, DocumentRegistry, Embedder, SearchBackend
 from core.text import normalize_label
 
-Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed"]
+Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed", "index"]
 
 READING = 5
 """The version of how a file is read into segments, facts and facets. Raise it when that reading
@@ -46,6 +48,9 @@ class IngestReport:
     unsupported: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    indexes: list[tuple[str, int]] = field(default_factory=list)
+    """Tables that list the collection's files (`core.ingest.index`), with how many they describe:
+    read for the documents' kinds, not searched."""
     segments: int = 0
     annotations: int = 0
     stopped: str | None = None
@@ -72,28 +77,6 @@ def _not_written(report: IngestReport, path: Path, progress: IngestProgress | No
     report.failed.append((str(path), f"not written: {report.stopped}; run the ingestion again once it is back"))
     if progress:
         progress.advance(path, "failed")
-
-
-def discover(paths: Sequence[Path]) -> list[tuple[Path, Path]]:
-    """Every non-hidden file under `paths`, sorted, each with the root it was found under."""
-    found: list[tuple[Path, Path]] = []
-    for root in paths:
-        root = root.resolve()
-        if root.is_file():
-            found.append((root, root.parent))
-            continue
-        if not root.exists():
-            raise FileNotFoundError(f"no such file or folder: {root}")
-        for path in sorted(root.rglob("*")):
-            relative = path.relative_to(root)
-            if path.is_file() and not any(part.startswith(".") for part in relative.parts):
-                found.append((path, root))
-    return found
-
-
-def document_id(collection: str, source_path: str) -> str:
-    """A stable id for a file in a collection, so a changed file replaces its old version."""
-    return hashlib.sha1(f"{collection}\0{source_path}".encode()).hexdigest()[:20]
 
 
 class Ingestor:
@@ -142,11 +125,16 @@ class Ingestor:
             progress.start(len(files))
         pending: list[_Pending] = []
         gone = await self._gone(collection)
+        indexes = await self._indexes(files)
+        kinds = {doc: kind for listed in indexes.values() for doc, kind in listed.items() if kind}
         for path, root in files:
             if report.stopped:
                 _not_written(report, path, progress)
                 continue
-            outcome = await self._prepare(path, root, collection, report, pending, gone)
+            if path in indexes:
+                outcome: Outcome | None = await self._as_index(path, collection, len(indexes[path]), report)
+            else:
+                outcome = await self._prepare(path, root, collection, report, pending, gone, kinds.get(path))
             if outcome is not None and progress:
                 progress.advance(path, outcome)
             if sum(len(p.segments) for p in pending) >= self._batch:
@@ -224,6 +212,33 @@ class Ingestor:
                 if progress:
                     progress.advance(source, "removed")
 
+    async def _indexes(self, files: list[tuple[Path, Path]]) -> dict[Path, dict[Path, str | None]]:
+        """The tables among `files` that list the others (`core.ingest.index`), with what they list.
+        A table that cannot be read here is ingested as any file, and reported there if broken."""
+        present = {path for path, _ in files}
+        roots = list(dict.fromkeys(root for _, root in files))
+        found: dict[Path, dict[Path, str | None]] = {}
+        for path, _ in files:
+            loader = self._loaders.get(path.suffix.lower())
+            if loader is None or path.suffix.lower() not in (".csv", ".tsv"):
+                continue
+            try:
+                loaded = await self._executor.run(loader.load, path)
+            except Exception:  # broken: `_prepare` reports it
+                continue
+            if loaded.tables and (listed := listed_files(loaded.tables[0], path.parent, roots, present)):
+                found[path] = listed
+        return found
+
+    async def _as_index(self, path: Path, collection: str, described: int, report: IngestReport) -> Outcome:
+        """An index is not a document: a copy ingested before it was known as one is removed."""
+        previous = await self._registry.find(collection, str(path))
+        if previous is not None:
+            await self._backend.delete_document(previous.doc_id)
+            await self._registry.remove(previous.doc_id)
+        report.indexes.append((str(path), described))
+        return "index"
+
     async def _gone(self, collection: str) -> dict[str, DocumentRecord]:
         """The collection's documents whose files are no longer where they were read, by content hash.
 
@@ -242,6 +257,7 @@ class Ingestor:
         report: IngestReport,
         pending: list[_Pending],
         gone: dict[str, DocumentRecord] | None = None,
+        kind: str | None = None,
     ) -> Outcome | None:
         """Load and segment one file; returns its outcome now, or None while it awaits embedding."""
         loader = self._loaders.get(path.suffix.lower())
@@ -249,15 +265,17 @@ class Ingestor:
             report.unsupported.append(str(path))
             return "unsupported"
         try:
-            content_hash = await self._executor.run(_hash_file, path)
+            content_hash = await self._executor.run(hash_file, path)
             previous = await self._registry.find(collection, str(path))
             # A document read by an older version of the reading (or never described) is read again.
-            read = previous.facets.reading if previous is not None and previous.facets is not None else None
+            # … and one whose kind an index changed, too.
+            facets = previous.facets if previous is not None else None
+            read = facets.reading if facets is not None and (kind is None or facets.kind == kind) else None
             if previous is not None and previous.content_hash == content_hash and read == READING:
                 report.unchanged.append(str(path))
                 return "unchanged"
             loaded = await self._executor.run(loader.load, path)
-            record = await self._executor.run(self._record, path, root, collection, loaded, content_hash)
+            record = await self._executor.run(self._record, path, root, collection, loaded, content_hash, kind)
             segments, annotations = await self._executor.run(self._shape, loaded, record)
         except Exception as exc:  # a broken file must not stop the run
             report.failed.append((str(path), unreadable(exc)))
@@ -346,11 +364,14 @@ class Ingestor:
             self._known_labels.update(normalize_label(label) for label in new)
 
     def _record(
-        self, path: Path, root: Path, collection: str, loaded: LoadedDocument, content_hash: str
+        self, path: Path, root: Path, collection: str, loaded: LoadedDocument, content_hash: str, kind: str | None
     ) -> DocumentRecord:
         relative = path.relative_to(root).as_posix()
         url = loaded.url or (self._base_url + relative if self._base_url else None)
         facets = describe(loaded, path.name).model_copy(update={"reading": READING})
+        if kind:  # the kind a collection's index gives (`core.ingest.index`)
+            titled = with_kind(facets.title, kind)
+            facets = facets.model_copy(update={"kind": kind, "kind_from": "index", "title": titled})
         return DocumentRecord(
             doc_id=document_id(collection, str(path)),
             collection=collection,
@@ -376,21 +397,3 @@ class _Rows:
 
     def tolist(self) -> list[list[float]]:
         return self._rows
-
-
-def unreadable(exc: Exception) -> str:
-    """Why a file could not be read, in words: the loader's own reason (the `ValueError`s loaders
-    raise say what is wrong and what to do), or what the operating system says."""
-    if isinstance(exc, ValueError):
-        return str(exc)
-    if isinstance(exc, OSError):
-        return f"the file cannot be read: {exc.strerror or exc}"
-    return f"the file could not be read ({exc})"
-
-
-def _hash_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

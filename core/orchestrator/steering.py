@@ -26,7 +26,7 @@ from core.orchestrator.period_labels import asked_periods, covered, each_period,
 from core.orchestrator.support import mentions, objects, other_order, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
-from core.text import ACRONYM, words
+from core.text import ACRONYM, stem, words
 from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import is_period_phrase
 
@@ -156,6 +156,10 @@ class Vocabulary:
         self.facets: dict[str, DocumentFacets] = {d.doc_id: d.facets for d in documents if d.facets is not None}
         self.topics: dict[str, bool] = {}  # a form's topic test, once per vocabulary
         self.total = len(documents)
+        self.kinds: dict[str, set[str]] = {}  # the kinds a collection's index gives, with their documents
+        for doc_id, facets in self.facets.items():
+            if facets.kind and facets.kind_from == "index":
+                self.kinds.setdefault(facets.kind, set()).add(doc_id)
         forms: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
         strong: set[str] = set()
@@ -316,9 +320,14 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     # A period resolved by label is met by the documents chosen; it is not a phrase their text must repeat.
     rest = [n for n in names if n.text.lower() not in known and not (n.period and period_resolved)]
     tokens = _tokens(question)
+    each = {} if asked else each_period(doc_ids, vocabulary.facets)  # of the documents the names chose
+    if (of_kind := named_kind(question, vocabulary)) and (doc_ids & of_kind if doc_ids else True):
+        doc_ids = doc_ids & of_kind if doc_ids else of_kind
+        kinds = " or ".join(sorted({vocabulary.facets[d].kind or "" for d in of_kind}))
+        resolved.append(f"{kinds} → {len(doc_ids)} documents")
     return Steering(
         names=[*entities, *rest],
-        periods={} if asked else each_period(doc_ids, vocabulary.facets),
+        periods=each,
         doc_ids=sorted(doc_ids) or None,
         titled=[n.text for n in entities],
         resolved=list(dict.fromkeys(resolved)),
@@ -328,6 +337,19 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_covered=period_covered,
         by_facets=bool(doc_ids),
     )
+
+
+def named_kind(question: str, vocabulary: Vocabulary) -> set[str]:
+    """The documents of the kinds a question names ("per the minutes", "the June statement"), when
+    they are some of the collection's, not all; empty otherwise.
+
+    General case: a collection of several kinds of document (minutes and statements, contracts and
+    invoices) is asked about one by its kind; its index says which document is which
+    (`core.ingest.index`), where no title or text may say it."""
+    asked = {stem(w) for w in words(question)}
+    ids = [d for kind, d in vocabulary.kinds.items() if {stem(w) for w in words(kind)} <= asked]
+    chosen = set().union(*ids) if ids else set()
+    return chosen if len(chosen) < len(vocabulary.facets) else set()
 
 
 def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:
