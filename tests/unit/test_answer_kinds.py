@@ -153,6 +153,12 @@ def test_a_number_written_with_marks_is_not_a_word_the_source_must_repeat() -> N
     assert "george" in terms and "n5921d" in content_terms("How badly was N5921D damaged?")
 
 
+def test_indefinite_pronouns_and_the_stop_verbs_inflected_are_no_words_the_source_must_repeat() -> None:
+    assert content_terms("Did anyone vote against it?") == ["vote", "against"]
+    assert content_terms("who wanted a cut and got outvoted?") == ["cut", "outvoted"]
+    assert content_terms("Someone found the key; everybody knew") == ["key"]
+
+
 def test_the_occasion_a_date_names_is_not_a_word_the_source_must_repeat() -> None:
     statement = "The Committee decided to raise the target range to 5-1/4 to 5-1/2 percent."
     asked = "What's the target range after the July 2023 meeting?"
