@@ -98,10 +98,11 @@ class Executor:
             )
             result.report.matches += recent.report.matches
         out_of_range = False
-        if dated and not result.evidence:
+        if dated and not result.evidence and not state.steering.by_kind:
             # Second pass of the same round (seed 000): out-of-range hits only fill in, and only when
             # no document of the asked dates matched at all — a date asked about that the documents
-            # cover is answered from those documents or not at all.
+            # cover is answered from those documents or not at all; a kind asked in a period ("the
+            # July 2023 minutes") is not answered from that kind's documents of other periods.
             extra = await self._round(state, base, round_id)
             known = {e.chunk_id for e in result.evidence}
             filler = [e for e in extra.evidence if e.chunk_id not in known]

@@ -20,8 +20,11 @@ def next_recovery(state: GraphState, llm: bool = False) -> RecoveryStep | None:
     # Relaxing drops the date window and title steering; documents chosen by facets stay chosen.
     dated = (plan.date_start is not None or plan.date_end is not None) and not state.steering.period_resolved
     narrowed = dated or (state.steering.doc_ids is not None and not state.steering.by_facets)
-    # Filters are relaxed only when nothing inside them matched (see `Executor.retrieve`).
-    if narrowed and state.date_filter and not state.candidates and "relax_filters" not in state.recoveries:
+    # Filters are relaxed only when nothing inside them matched (see `Executor.retrieve`). A kind of
+    # document asked for in a period ("the July 2023 minutes") that none of that kind has is not
+    # answered from that kind's documents of other periods.
+    kept = not (dated and state.steering.by_kind)
+    if narrowed and kept and state.date_filter and not state.candidates and "relax_filters" not in state.recoveries:
         return "relax_filters"
     if state.route and state.route.fallbacks and "next_route" not in state.recoveries:
         return "next_route"

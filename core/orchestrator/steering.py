@@ -58,6 +58,7 @@ class Steering(Contract):
     period_resolved: bool = False  # the period asked was found by the documents' own labels, not by dates
     period_covered: bool = False  # a period label of the documents read holds the period asked
     by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
+    by_kind: bool = False  # … by the kind the question names: another period's are no answer
     writers: dict[str, list[str]] = Field(default_factory=dict)
     """Acronyms no facet or title carries that only a few passages write, with the documents that do:
     an answer about "NASA's goals" must cite a passage that mentions NASA, not another agency's plan."""
@@ -336,6 +337,7 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_resolved=period_resolved,
         period_covered=period_covered,
         by_facets=bool(doc_ids),
+        by_kind=bool(of_kind),
     )
 
 

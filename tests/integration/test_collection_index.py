@@ -34,11 +34,15 @@ FILES = {
         "The Harbour Rates Committee decided today to raise its target for the overnight rate by 25 "
         "basis points to 1-1/4 percent. Container volumes have been rising at a moderate pace."
     ),
+    "statements/2004/Meeting=2004-08-10_Release=20040810.txt": (
+        "The Harbour Rates Committee decided today to raise its target for the overnight rate by 25 "
+        "basis points to 1-1/2 percent. Container volumes have firmed."
+    ),
 }
 MANIFEST = "doc_id,doc_type,meeting_start,meeting_end,release_date,path,words\n" + "".join(
     f"{kind}-2004-06-30,{kind},2004-06-29,2004-06-30,{release},{path},{len(text.split())}\n"
     for (path, text), kind, release in zip(
-        FILES.items(), ("minutes", "statement"), ("2004-07-20", "2004-06-30"), strict=True
+        FILES.items(), ("minutes", "statement", "statement"), ("2004-07-20", "2004-06-30", "2004-08-10"), strict=True
     )
 )
 
@@ -55,9 +59,9 @@ async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
     alone = await application.ingestor.ingest([folder / "manifest.csv"])
     assert alone.ok and len(alone.added) == 1 and not alone.indexes
     report = await application.ingestor.ingest([folder])
-    assert report.ok and len(report.added) == 2
-    assert report.indexes == [(str(folder / "manifest.csv"), 2)]
-    assert f"  index of 2 documents (read for their kinds, not searched): {folder / 'manifest.csv'}" in report_lines(
+    assert report.ok and len(report.added) == 3
+    assert report.indexes == [(str(folder / "manifest.csv"), 3)]
+    assert f"  index of 3 documents (read for their kinds, not searched): {folder / 'manifest.csv'}" in report_lines(
         report
     )
     yield application
@@ -91,3 +95,10 @@ async def test_a_question_naming_the_kind_reads_that_kind(app: App, question: st
     records = {r.doc_id: Path(r.source_path).name for r in await app.storage.registry.list_documents()}
     assert {records[c.doc_id] for c in result.citations} == {f"Meeting=2004-06-30_Release={cited}.txt"}
     assert said in result.answer
+
+
+async def test_a_kind_asked_in_a_period_it_lacks_is_not_answered_from_another_period(app: App) -> None:
+    # Before: no minutes of August 2004 (its statement only), so the June minutes filled in as
+    # "out of range".
+    result = await ask(app, "What did the minutes of August 2004 say about container volumes?", now=NOW)
+    assert result.kind != "answer" and not result.citations, result.answer
