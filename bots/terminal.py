@@ -116,9 +116,7 @@ def report_lines(report: IngestReport) -> list[str]:
         f"{report.segments} segments and {report.annotations} annotations written"
     ]
     lines.extend(f"  skipped (no loader for this file type): {p}" for p in report.unsupported)
-    lines.extend(
-        f"  index of {n} documents (read for their kinds, not searched): {p}" for p, n in report.indexes
-    )
+    lines.extend(f"  index of {n} documents (read for their kinds, not searched): {p}" for p, n in report.indexes)
     lines.extend(f"  removed (file gone): {p}" for p in report.removed)
     unwritten = [p for p, reason in report.failed if report.stopped and reason.startswith("not written:")]
     lines.extend(f"  FAILED {p}: {reason}" for p, reason in report.failed if p not in unwritten)
