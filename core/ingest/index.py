@@ -5,8 +5,8 @@ records system's listing): a column holds each file's path and others say what e
 type: "minutes", "statement", "contract"). Its rows describe documents and answer nothing
 themselves: "what did the minutes say about X" is answered from the minutes, not from the row that
 lists them. So an index is read at ingestion, not searched, and the type it gives a document
-becomes that document's kind, which a question may name (a file name such as
-"MeetingDate=2013-09-17" says nothing of what the file is).
+becomes that document's kind, written before its title when the title does not say it (a file
+name such as "MeetingDate=2013-09-17" says nothing of what the file is).
 """
 
 from __future__ import annotations
@@ -45,6 +45,13 @@ def listed_files(table: SourceTable, folder: Path, roots: Iterable[Path], files:
             if path is not None
         }
     return {}
+
+
+def with_kind(title: str, kind: str) -> str:
+    """The title led by the kind an index gives, unless it says it already ("Minutes: MeetingDate=…")."""
+    if kind.lower() in title.lower():
+        return title
+    return f"{kind[:1].upper()}{kind[1:]}: {title}"
 
 
 def _resolve(value: str, bases: list[Path], files: set[Path]) -> Path | None:

@@ -14,7 +14,7 @@ from core.ingest.facets import describe
 from core.ingest.fields import join_fields
 from core.ingest.files import discover, document_id, hash_file, unreadable
 from core.ingest.furniture import strip_furniture
-from core.ingest.index import listed_files
+from core.ingest.index import listed_files, with_kind
 from core.ingest.segmenter import Segmenter
 from core.ingest.shape import detect_category, summarize
 from core.knowledge import DEFAULT_COLLECTION, Annotation, DocumentRecord, LoadedDocument, Segment
@@ -370,7 +370,8 @@ class Ingestor:
         url = loaded.url or (self._base_url + relative if self._base_url else None)
         facets = describe(loaded, path.name).model_copy(update={"reading": READING})
         if kind:  # the kind a collection's index gives (`core.ingest.index`)
-            facets = facets.model_copy(update={"kind": kind, "kind_from": "index"})
+            titled = with_kind(facets.title, kind)
+            facets = facets.model_copy(update={"kind": kind, "kind_from": "index", "title": titled})
         return DocumentRecord(
             doc_id=document_id(collection, str(path)),
             collection=collection,

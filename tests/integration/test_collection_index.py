@@ -1,5 +1,6 @@
 """A collection's index (a manifest listing its files with their type) is read at ingestion: its rows
-are not searched, the type it gives each document becomes the document's kind, and a question that names the kind ("per the minutes") reads that kind (real model, written documents).
+are not searched, the type it gives each document becomes the document's kind and leads its title,
+and a question that names the kind ("per the minutes") reads that kind (real model, written documents).
 
 Written for the test: one meeting's statement and minutes, in folders as real collections keep them,
 both about container volumes with different figures, named only by date-coded file names; and a
@@ -74,6 +75,7 @@ async def test_the_index_is_read_for_kinds_and_is_no_document(app: App) -> None:
     statement = records["Meeting=2004-06-30_Release=20040630.txt"]
     assert minutes.facets is not None and minutes.facets.kind == "minutes"
     assert statement.facets is not None and statement.facets.kind == "statement"
+    assert minutes.title.startswith("Minutes: ") and statement.title.startswith("Statement: ")
 
 
 @pytest.mark.parametrize(

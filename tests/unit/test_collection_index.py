@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.ingest.index import listed_files
+from core.ingest.index import listed_files, with_kind
 from core.knowledge import SourceTable
 
 ROOT = Path("/data/committee")
@@ -50,3 +50,12 @@ def test_a_table_of_other_things_is_no_index() -> None:
     assert listed_files(log, ROOT, [ROOT], FILES) == {}
     one = _table([["m-0918", "minutes", "2013-09-18", "minutes/2013/m-0918.txt", ""], ["x", "note", "", "", ""]])
     assert listed_files(one, ROOT, [ROOT], FILES) == {}
+
+
+def test_the_kind_leads_a_title_that_does_not_say_it() -> None:
+    assert with_kind("MeetingDate=2013 09 17 UploadedOn=20131009", "minutes") == (
+        "Minutes: MeetingDate=2013 09 17 UploadedOn=20131009"
+    )
+    assert with_kind("Minutes of the Federal Open Market Committee", "minutes") == (
+        "Minutes of the Federal Open Market Committee"
+    )
