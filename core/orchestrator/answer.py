@@ -10,13 +10,13 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import extractive
 from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
+from core.orchestrator.measures import measure_missing
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
     acronym_spelled,
     asked_signals,
     by_honorific,
     checked_missing,
-    content_terms,
     found_terms,
     led_by_acronym,
     mentions,
@@ -32,10 +32,8 @@ from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
-from core.text import split_sentences, stem
-from core.text import words as written_words
+from core.text import stem
 from core.understanding import question_parts
-from core.understanding.answers import counted, counts, counts_something
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -208,7 +206,7 @@ class AnswerWriter:
         notes = _notes(confidence, missing, state, cited)
         # The revised query (a resolved pronoun, a reformulation) is the question as understood too.
         unsupported = self._gate(
-            max(support_original, support_revised), words, missing, state, cited_text, cited, graded=graded
+            max(support_original, support_revised), words, missing, state, (body, cited_text), cited, graded=graded
         )
         return update | {
             "reflection": Reflection(
@@ -228,7 +226,7 @@ class AnswerWriter:
         words: float,
         missing: list[str],
         state: GraphState,
-        cited_text: str,
+        answer: tuple[str, str],
         cited: set[str],
         *,
         graded: bool = False,
@@ -239,8 +237,10 @@ class AnswerWriter:
         graded it, `graded`: the measure's meaning half is a cosine there), or
         sources that carry less than the calibrated `coverage` share of the question's words (a close
         meaning about something else: "what do we pay for overtime" against "overtime is compensated
-        with time off"), or a "how many X" question whose cited text writes no count of X (`counts`),
-        withhold the answer."""
+        with time off"), or an answer without the measure asked (`measures.measure_missing`: no count
+        of X for "how many X", no share for "what share of X") withholds it. `answer`: the answer's
+        text and its cited text."""
+        body, cited_text = answer
         # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
         absent = [
@@ -259,32 +259,7 @@ class AnswerWriter:
         if words < self._calibration.coverage:
             threshold = self._calibration.coverage
             return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
-        structured = state.route is not None and state.route.route == "structured"
-        what = counted(state.plan.original_query) if state.plan is not None and not structured else []
-        if what and not _gives_count(state, cited_text, cited, what):
-            return f"the sources found give no count of {' '.join(what)}"
-        return None
-
-
-def _gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[str]) -> bool:
-    """True when the cited text answers "how many X": a sentence counts X (`counts`), or counts
-    something in words the question also asks with ("will enroll a total of 420 subjects" for "how
-    many patients will the trial enroll?": the noun differs, the ask is the same).
-
-    General case: passages about X that count something else, or nothing, do not say how many X
-    there are ("the operators and employees of DHS perform difficult work"). The question's names
-    and the cited titles' words are not such words: every passage of the document carries them.
-    Rows counted by a structured query are that count (the caller skips it)."""
-    assert state.plan is not None
-    question = state.plan.original_query
-    nouns = {stem(w) for w in what}
-    titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
-    named = {w.lower() for w in written_words(question)[1:] if w[:1].isupper()}
-    others = [t for t in content_terms(question) if stem(t) not in nouns and t not in titles | named]
-    return any(
-        counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))
-        for s in split_sentences(cited_text)
-    )
+        return measure_missing(state, body, cited_text, cited)
 
 
 def _full_names(state: GraphState) -> list[Name]:

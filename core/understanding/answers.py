@@ -203,6 +203,35 @@ MIN_SPELLED, MAX_SPELLED = 3, 5
 much by chance, longer ones are words."""
 
 
+# "What percentage of …", "what share of …", "by what percent …", "which proportion of …".
+_SHARE_ASK = re.compile(
+    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b", re.I
+)
+_SHARE = re.compile(
+    rf"{_NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
+    rf"|{_NUMBER.pattern}\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?:[^\W\d_]+\s+)?{_NUMBER.pattern}"
+    r"|\b(?:\d+|one)\s+in\s+(?:every\s+)?\d+\b|\b(?:half|halves|thirds?|quarters?|fifths?|tenths?|majority)\b",
+    re.I,
+)
+
+
+def asks_share(question: str) -> bool:
+    """True when a question asks for a percentage or a share ("what percent of claims …", "what share
+    of leases …"), not just for some figure."""
+    return _SHARE_ASK.search(question) is not None
+
+
+def states_share(text: str) -> bool:
+    """True when `text` states a share: a percent figure ("57.3%", "sixty-eight percent", "23
+    percentage points"), a part of a whole ("8 out of 25", "ten of the eleven", "1 in 5") or a
+    fraction word ("half", "two-thirds").
+
+    General case: the answer to "what share of X" is a proportion; a passage about X that gives a
+    count, a date or a measure number ("Performance Measure 2.2.2") and no proportion answers
+    something else."""
+    return _SHARE.search(alpha2digit(text, "en")) is not None
+
+
 _WH_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which)['’](s|re)\b", re.I)
 
 

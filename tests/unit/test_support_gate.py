@@ -29,7 +29,7 @@ TEXT = "The Committee decided to raise the target range for the federal funds ra
 
 def _gate(support: float, words: float, *, occasion: bool, graded: bool) -> str | None:
     state = GraphState(turn=TURN, occasion=occasion)
-    return WRITER._gate(support, words, [], state, TEXT, {"c1"}, graded=graded)
+    return WRITER._gate(support, words, [], state, (TEXT, TEXT), {"c1"}, graded=graded)
 
 
 def test_inside_an_occasion_a_low_measured_support_does_not_withhold() -> None:
@@ -55,10 +55,10 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     assert not writes(minutes, name("Deputy Secretary"))
 
 
-def _asked(question: str, cited: str, *, route: RouteName = "hybrid") -> str | None:
+def _asked(question: str, cited: str, *, route: RouteName = "hybrid", answer: str | None = None) -> str | None:
     plan = ExecutionPlan(original_query=question, revised_query=question)
     state = GraphState(turn=TURN, plan=plan, route=RouteDecision(route=route, reason="test", intent="numeric_lookup"))
-    return WRITER._gate(0.9, 0.9, [], state, cited, {"c1"})
+    return WRITER._gate(0.9, 0.9, [], state, (cited if answer is None else answer, cited), {"c1"})
 
 
 def test_a_how_many_question_needs_a_count_of_what_it_counts() -> None:
@@ -79,3 +79,17 @@ def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> No
     about = "Every day, the operators and employees of DHS perform difficult work. DHS combined 22 agencies."
     assert _asked("How many employees does DHS have?", about) is not None
     assert _asked("How many employees does DHS have, according to its plan?", about) is not None
+
+
+def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
+    question = "What share of harbour inspections found a violation in 2024?"
+    about = "Harbour inspections found violations at 12 berths. Performance Measure 2.2.1 Violations Target Actual"
+    reason = _asked(question, about)
+    assert reason is not None and "percentage or share" in reason
+    for stated in ("Inspections found a violation 18.5% of the time.", "Seven of the 40 inspections found one."):
+        assert _asked(question, stated) is None
+    assert _asked("Roughly what percent were found in violation?", "About one-third were found in violation.") is None
+    # the answer shown is what must state it: a share elsewhere in the cited passage is no answer
+    cited = "Inspections found violations at 12 berths. Staff turnover was 9 percent."
+    assert _asked(question, cited, answer="Inspections found violations at 12 berths.") is not None
+    assert _asked("What was the closing share price?", about) is None  # a price, not a share of something

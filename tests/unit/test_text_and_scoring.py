@@ -20,7 +20,7 @@ from core.orchestrator.support import (
     written_in_parts,
 )
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
-from core.understanding.answers import counted, counts
+from core.understanding.answers import asks_share, counted, counts, states_share
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
@@ -219,6 +219,27 @@ def test_a_count_is_read_the_ways_english_writes_one() -> None:
     ftes = nouns("How many FTEs did the agency have?")
     assert counts("At year end the agency had 5,016 full-time equivalent employees.", ftes)  # the short form spelled
     assert not counts("At year end the agency had 5,016 contractors on site.", ftes)
+
+
+def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
+    assert asks_share("What percentage of claims were processed within 60 days?")
+    assert asks_share("and roughly what share of its leases expire by 2027?")
+    assert asks_share("In FY 2017, what percent of calls did the centre handle?")
+    assert not asks_share("What was the company's closing share price?")  # a share price is a price
+    assert not asks_share("How many claims were processed?")
+    for stated in (
+        "57.3%",
+        "Sixty-eight percent of them",
+        "up 23 percentage points",
+        "8 out of 25 agencies",
+        "ten of the eleven policies",
+        "one in five workers",
+        "about two-thirds",
+        "a majority",
+    ):
+        assert states_share(stated), stated
+    for unstated in ("Performance Measure 2.2.2 Percentage of clients", "Target 85 Actual 83", "in 2022", "12 berths"):
+        assert not states_share(unstated), unstated
 
 
 def test_an_acronym_is_found_spelled_out_in_a_cited_title() -> None:

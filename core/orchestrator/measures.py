@@ -1,0 +1,49 @@
+"""Does an answer give the measure its question asks for? Part of the support gate (`answer._gate`).
+
+A passage can be about what a question asks and still not answer it: "how many X" wants a count of
+X, "what share of X" a proportion. Passages about X that give another figure, or none, say
+something else about X.
+"""
+
+from __future__ import annotations
+
+from core.orchestrator.state import GraphState
+from core.orchestrator.support import content_terms, found_terms
+from core.text import split_sentences, stem
+from core.text import words as written_words
+from core.understanding.answers import asks_share, counted, counts, counts_something, states_share
+
+
+def measure_missing(state: GraphState, body: str, cited_text: str, cited: set[str]) -> str | None:
+    """Why the answer does not give the measure asked (None when it does or none is asked): no count
+    of X in the cited text for "how many X" (`gives_count`), no share in the answer for "what share
+    of X" (`states_share`). Rows a structured query counted or filtered are that measure (not checked)."""
+    if state.plan is None or (state.route is not None and state.route.route == "structured"):
+        return None
+    question = state.plan.original_query
+    what = counted(question)
+    if what and not gives_count(state, cited_text, cited, what):
+        return f"the sources found give no count of {' '.join(what)}"
+    if asks_share(question) and not states_share(body):
+        return "the answer states no percentage or share, which the question asks for"
+    return None
+
+
+def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[str]) -> bool:
+    """True when the cited text answers "how many X": a sentence counts X (`counts`), or counts
+    something in words the question also asks with ("will enroll a total of 420 subjects" for "how
+    many patients will the trial enroll?": the noun differs, the ask is the same).
+
+    General case: passages about X that count something else, or nothing, do not say how many X
+    there are ("the operators and employees of DHS perform difficult work"). The question's names
+    and the cited titles' words are not such words: every passage of the document carries them."""
+    assert state.plan is not None
+    question = state.plan.original_query
+    nouns = {stem(w) for w in what}
+    titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
+    named = {w.lower() for w in written_words(question)[1:] if w[:1].isupper()}
+    others = [t for t in content_terms(question) if stem(t) not in nouns and t not in titles | named]
+    return any(
+        counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))
+        for s in split_sentences(cited_text)
+    )
