@@ -142,17 +142,31 @@ _MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 _FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={_NUMBER.pattern})")
 
 
+# Stop-words that open what is counted rather than end it: "how many of the plans", "how many of its
+# systems", "how many new cutters", "how many other agencies".
+_COUNT_OPENERS = frozenset({"of", "the", "its", "their", "our", "his", "her", "new", "other"})
+
+
 def counted(question: str) -> list[str]:
     """What a "how many" question counts, as words: "How many patent examiners does USPTO have?" →
-    ["patent", "examiners"] (the words after "how many", up to the first stop-word)."""
+    ["patent", "examiners"] (the words after "how many", up to the first stop-word).
+
+    General case: a counted noun phrase may open with a determiner, "of" or an adjective the
+    stop-list holds ("how many of OPM's systems", "how many new cutters"); those are passed over.
+    Anything else first ("how many more was that", "how many of them") leaves nothing counted."""
     match = _HOW_MANY.search(question)
     if match is None:
         return []
     out: list[str] = []
-    for word in re.findall(r"[^\W\d_][\w-]*", question[match.end() :])[:_COUNTED_WORDS]:
-        if word.lower() in STOPWORDS:
+    for word in re.findall(r"[^\W\d_][\w'’-]*", question[match.end() :]):
+        bare = re.sub(r"['’]s$", "", word)
+        if bare.lower() in STOPWORDS:
+            if out or bare.lower() not in _COUNT_OPENERS:
+                break
+            continue
+        out.append(bare)
+        if len(out) == _COUNTED_WORDS:
             break
-        out.append(word)
     return out
 
 

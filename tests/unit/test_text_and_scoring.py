@@ -201,6 +201,14 @@ def test_a_sentence_counts_what_a_how_many_question_counts() -> None:
     assert counted("What did the office say about examiners?") == []
 
 
+def test_what_is_counted_may_open_with_a_determiner_or_an_adjective_the_stop_list_holds() -> None:
+    assert counted("How many new cutters will the Coast Guard commission?") == ["cutters"]
+    assert counted("how many of the hardware devices were end-of-life?") == ["hardware", "devices"]
+    assert counted("By FY 2017, how many of OPM's FISMA systems had MFA?") == ["OPM", "FISMA", "systems"]
+    assert counted("how many more was that than in FY21?") == []  # a difference, not a noun
+    assert counted("and about how many of them generate hazardous waste?") == []
+
+
 def test_a_count_is_read_the_ways_english_writes_one() -> None:
     def nouns(question: str) -> set[str]:
         return {stem(w) for w in counted(question)}
