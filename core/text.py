@@ -12,8 +12,12 @@ _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}\b")
 """A word in capitals ("OPM", "NASA", "AT&T"): how organisations are named in short."""
-# Capitalised words in a row, with the small words names keep ("Board of Governors").
-_NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the)\s+)?[A-Z][a-z]+)+")
+# Capitalised words in a row, with up to two of the small words title case leaves in lower case
+# between them: articles, "and", "or" and short prepositions ("Board of Governors", "Department of the
+# Treasury", "Individuals with Disabilities Education Act").
+_NAME_RUN = re.compile(
+    r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|or|for|the|an?|with|on|in|to|at|by|from)\s+){0,2}[A-Z][a-z]+)+"
+)
 
 # The core's one stop-list: words that carry no topic. Function words, greetings ("hey, what was
 # …?"), and words that say how, when or from where to answer rather than what about ("list",

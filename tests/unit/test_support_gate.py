@@ -53,6 +53,11 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     record = "Manager for Domestic Operations, System Open Market Account, reported on operations."
     assert writes(record, name("Manager for Domestic Operations of the System Open Market Account"))
     assert not writes(minutes, name("Deputy Secretary"))
+    # title case leaves "with", "of the" in lower case inside a name the acronym spells
+    plan = "Monitor the eight states for their implementation of Individuals with Disabilities Education Act rules."
+    assert writes(plan, name("IDEA"))
+    assert writes("The Bureau of the Fiscal Service paid it.", name("BFS"))
+    assert not writes("Individuals with disabilities were educated.", name("IDEA"))
 
 
 def _asked(question: str, cited: str, *, route: RouteName = "hybrid", answer: str | None = None) -> str | None:
