@@ -21,7 +21,6 @@ import re
 from collections import Counter
 
 from core.knowledge import LoadedDocument, SourceBlock
-from core.text import split_sentences
 
 EDGE_LINES = 3
 MIN_PAGES = 3
@@ -98,51 +97,3 @@ def strip_furniture(document: LoadedDocument) -> LoadedDocument:
         if text:
             blocks.append(block.model_copy(update={"text": text}))
     return document.model_copy(update={"blocks": blocks})
-
-
-_ELEMENT_ID = re.compile(r"^\s*_?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$", re.I)
-_ENDED = re.compile(r"[.!?:;][\"'”’)\]]*\s*$")
-_CONTINUED = re.compile(r"^\s*[a-z]")
-MAX_CARRIED = 400
-"""Characters of a page's opening that may be carried back to the page before: one sentence's end,
-not a table or a page of text without a stop."""
-
-
-def joined_pages(document: LoadedDocument) -> LoadedDocument:
-    """The document with every sentence that runs over a page break kept whole on the page where it
-    starts, and without the lines that are only an authoring tool's element id (a UUID).
-
-    General case: a paged document's sentences do not stop at page breaks ("… for GSA and its 50"
-    / "occupant agencies to rethink …"); split there, neither part says what the sentence says, and
-    a passage opens mid-sentence. A page continues the one before when that page ends without a stop
-    and this one opens in lower case; its opening up to the first sentence end (at most
-    `MAX_CARRIED` characters) moves back. Element ids ("_193f8a14-dd6f-11ec-…") are machine
-    text that a page may open with."""
-    blocks = [
-        block.model_copy(update={"text": "\n".join(x for x in block.text.splitlines() if not _ELEMENT_ID.match(x))})
-        for block in document.blocks
-    ]
-    for i in range(1, len(blocks)):
-        before, block = blocks[i - 1], blocks[i]
-        paged = before.page is not None and block.page is not None and before.section == block.section
-        if not paged or not before.text.strip() or _ENDED.search(before.text) or not _CONTINUED.match(block.text):
-            continue
-        end = _end_of(block.text, split_sentences(block.text)[0])
-        if end is None or end > MAX_CARRIED:
-            continue
-        joiner = "" if before.text.rstrip().endswith("-") else " "
-        carried = " ".join(block.text[:end].split())
-        blocks[i - 1] = before.model_copy(update={"text": before.text.rstrip() + joiner + carried})
-        blocks[i] = block.model_copy(update={"text": block.text[end:].strip()})
-    return document.model_copy(update={"blocks": [b for b in blocks if b.text.strip()]})
-
-
-def _end_of(text: str, sentence: str) -> int | None:
-    """Where `sentence` (as `split_sentences` gives it, its lines joined) ends in `text`."""
-    position = 0
-    for word in sentence.split():
-        found = text.find(word, position)
-        if found < 0:
-            return None
-        position = found + len(word)
-    return position or None

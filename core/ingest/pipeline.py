@@ -13,7 +13,7 @@ from core.errors import SearchUnavailableError
 from core.ingest.facets import describe
 from core.ingest.fields import join_fields
 from core.ingest.files import discover, document_id, hash_file, unreadable
-from core.ingest.furniture import joined_pages, strip_furniture
+from core.ingest.furniture import strip_furniture
 from core.ingest.index import listed_files, with_kind
 from core.ingest.segmenter import Segmenter
 from core.ingest.shape import detect_category, summarize
@@ -23,12 +23,11 @@ from core.text import normalize_label
 
 Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed", "index"]
 
-READING = 6
+READING = 5
 """The version of how a file is read into segments, facts and facets. Raise it when that reading
 changes (a new kind of field: signature blocks in 2, written "…, signed <date>" in 3; a file name's
-code spelled out by the text in 4; a sentence over a page break kept whole in 6): the next run
-reads files it had read before again, reported as updated, so an upgrade reaches documents already
-ingested."""
+code spelled out by the text in 4): the next run reads files it had read before again, reported as
+updated, so an upgrade reaches documents already ingested."""
 
 
 class IngestProgress(Protocol):
@@ -289,7 +288,7 @@ class Ingestor:
     def _shape(self, loaded: LoadedDocument, record: DocumentRecord) -> tuple[list[Segment], list[Annotation]]:
         """Segments, annotations, category and summaries of one document (CPU work); its running
         headers and footers are left out and form fields joined (the facets read it as it was)."""
-        loaded = join_fields(joined_pages(strip_furniture(loaded)))
+        loaded = join_fields(strip_furniture(loaded))
         segments = self._segmenter.segment(loaded, record)
         annotations = self._annotator.annotate(loaded, record, segments) if self._annotator else []
         record.category = detect_category(loaded, segments, annotations)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.contracts import Evidence
 from core.ingest.fields import join_fields
-from core.ingest.furniture import joined_pages, strip_furniture
+from core.ingest.furniture import strip_furniture
 from core.knowledge import LoadedDocument, SourceBlock
 from core.orchestrator.extractive import candidates
 from core.text import split_sentences
@@ -145,31 +145,3 @@ def test_fields_are_sentences_of_their_own_and_answer_candidates_however_short()
     found = [sentence for _, sentence in candidates([passage], "How badly was N5921D damaged?")]
     # A short field is a candidate when the question names its label.
     assert "Aircraft Damage: Substantial" in found and "Registration: N5921D" not in found
-
-
-def _pages(*texts: str) -> LoadedDocument:
-    blocks = [SourceBlock(text=text, page=n) for n, text in enumerate(texts, start=1)]
-    return LoadedDocument(title="Plan", blocks=blocks, media_type="application/pdf")
-
-
-def test_a_sentence_over_a_page_break_is_kept_whole_on_the_page_where_it_starts() -> None:
-    long_run = "rows " * 120
-    joined = joined_pages(
-        _pages(
-            "The pandemic was a chance for the Office and its 50",
-            "_a4529cce-badb-11ec-b51f-cc2efa82ea00\noccupant agencies to rethink\nhow they use space. Investment follows.",
-            "Goal 2 is done.",
-            "and a page that opens in lower case after a stop stays where it is.",
-            "Table 3 Target Actual",
-            f"{long_run}without a stop for a long way. Then a sentence.",
-        )
-    )
-    texts = {block.page: block.text for block in joined.blocks}
-    assert (
-        texts[1]
-        == "The pandemic was a chance for the Office and its 50 occupant agencies to rethink how they use space."
-    )
-    assert texts[2] == "Investment follows."  # the element id line is gone
-    assert texts[4].startswith("and a page")  # the page before ended with a stop
-    assert texts[5] == "Table 3 Target Actual"  # more than a sentence's end is not carried back
-    assert texts[6].startswith("rows rows")
