@@ -97,12 +97,17 @@ def dotted(text: str) -> set[str]:
 _CLITIC = re.compile(r"(?:n['’]t|['’](?:s|d|re|ve|ll|m))$", re.IGNORECASE)
 
 
+def without_clitic(word: str) -> str:
+    """A word without its clitic: "OPM's" is "OPM"; a contraction is its first word ("couldn't" is
+    "could", "where'd" "where")."""
+    return _CLITIC.sub("", word)
+
+
 def key_terms(text: str) -> list[str]:
     """Content words of a question, lower-cased and de-duplicated, in order."""
     seen: dict[str, None] = {}
     for word in words(text):
-        # "OPM's" is "opm"; a contraction is its first word: "couldn't" is "could", "where'd" "where".
-        bare = _CLITIC.sub("", word)
+        bare = without_clitic(word)
         lowered = bare.lower()
         # Two letters are a word only as an acronym ("VA", "EU") or a number.
         short = len(lowered) < 3 and not lowered.isdigit() and not (bare.isupper() and len(bare) == 2)

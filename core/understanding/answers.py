@@ -14,7 +14,7 @@ from typing import Literal
 
 from text_to_num import alpha2digit
 
-from core.text import STOPWORDS, stem
+from core.text import STOPWORDS, stem, without_clitic
 from core.understanding.periods import MONTH, YEAR
 
 AnswerKind = Literal["person", "quantity", "date", "reason"]
@@ -159,7 +159,7 @@ def counted(question: str) -> list[str]:
         return []
     out: list[str] = []
     for word in re.findall(r"[^\W\d_][\w'’-]*", question[match.end() :]):
-        bare = re.sub(r"['’]s$", "", word)
+        bare = without_clitic(word)
         if bare.lower() in STOPWORDS:
             if out or bare.lower() not in _COUNT_OPENERS:
                 break
