@@ -11,7 +11,15 @@ from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms
 from core.text import split_sentences, stem
 from core.text import words as written_words
-from core.understanding.answers import asks_share, counted, counts, counts_something, states_share
+from core.understanding.answers import (
+    asks_date,
+    asks_share,
+    counted,
+    counts,
+    counts_something,
+    states_date,
+    states_share,
+)
 
 
 def measure_missing(state: GraphState, body: str, cited_text: str, cited: set[str]) -> str | None:
@@ -26,6 +34,8 @@ def measure_missing(state: GraphState, body: str, cited_text: str, cited: set[st
         return f"the sources found give no count of {' '.join(what)}"
     if asks_share(question) and not states_share(body):
         return "the answer states no percentage or share, which the question asks for"
+    if asks_date(question) and not states_date(body):
+        return "the answer states no date, which the question asks for"
     return None
 
 

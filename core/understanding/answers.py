@@ -14,7 +14,7 @@ from typing import Literal
 
 from text_to_num import alpha2digit
 
-from core.text import STOPWORDS, stem, without_clitic
+from core.text import STOPWORDS, split_sentences, stem, without_clitic
 from core.understanding.periods import MONTH, YEAR
 
 AnswerKind = Literal["person", "quantity", "date", "reason"]
@@ -246,7 +246,39 @@ def states_share(text: str) -> bool:
     return _SHARE.search(alpha2digit(text, "en")) is not None
 
 
+# "What date …", "on which day …", "the exact date": a calendar date by name, not a period or a time.
+# "What date guidance" names a kind of guidance: "date" is asked for only when no noun follows it.
+_DATE_ASK = re.compile(
+    r"\b(?:what|which)\s+(?:(?:exact|calendar|specific)\s+)?(?:date|day)\b"
+    r"(?=\s*(?:[?,.;:]|$|(?:is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and|the)\b))",
+    re.I,
+)
+
+
+def asks_date(question: str) -> bool:
+    """True when a question asks for a calendar date by name ("On what date was the order
+    signed?"); "when" may be answered by a year, a quarter or an occasion and is not this."""
+    return _DATE_ASK.search(question) is not None
+
+
+def states_date(text: str) -> bool:
+    """True when `text` states a calendar date ("June 14, 2017", "14 June", "2021-01-20", "March
+    2020", "Tuesday").
+
+    General case: the answer to "on what date did X happen" is a date; a passage about X that
+    gives none says something else about X."""
+    return any(holds(sentence, "date") for sentence in split_sentences(text))
+
+
 _WH_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which)['’](s|re)\b", re.I)
+# A "when" clause inside a question another question word opens ("Who was the CIO when the
+# intrusions were found?", "how many cases were there when the work moved?") sets the scene and asks
+# for nothing; "and when", "by when", "effective when?" and "about when …" ask.
+_WHEN_CLAUSE = re.compile(
+    r"(\b(?:who|whom|whose|what|which|how|why)\b[^?]*?)"
+    r"(?<!\band)(?<!\bor)(?<!\bby)(?<!\babout)(?<!\beffective)(?<!,)\s+when\s+(?!\?)[^,?]*",
+    re.I,
+)
 
 
 def answer_kind(question: str) -> AnswerKind | None:
@@ -256,9 +288,11 @@ def answer_kind(question: str) -> AnswerKind | None:
     adopted the statement in January 2012, did every member vote for it?") asks for nothing, and a
     second question in the message ("Which Director signed it, and on what date?") asks for its own
     kind (`question_parts`): the message's kind is its first question's. A word before the first
-    "and" is no question ("ok and what was his reasoning?"); "what's" is "what is".
+    "and" is no question ("ok and what was his reasoning?"); "what's" is "what is". So is a "when"
+    clause inside the question ("Who was the CIO when the breach was found?" asks for a person).
     """
     question = _WH_CONTRACTION.sub(lambda m: f"{m[1]} {'are' if m[2].lower() == 're' else 'is'}", question)
+    question = _WHEN_CLAUSE.sub(r"\1", question, count=1)
     parts = _SECOND_ASK.split(_LEADING_CLAUSE.sub("", question, count=1))
     question = next((p for p in parts if len(p.split()) >= MIN_PART_WORDS), parts[0])
     for pattern, kind in _QUESTION_KINDS:

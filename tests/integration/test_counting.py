@@ -1,4 +1,5 @@
-"""What "how many" counts, through the real product (issue 21: no count of unrelated lines).
+"""What "how many" counts and "on what date" dates, through the real product (issue 21: no count of
+unrelated lines, no answer without the date asked).
 
 Two agencies' annual reports, written for this test, in which "label: value" lines mention staff
 and one of them states its headcount, and an inspection log whose rows are records.
@@ -35,6 +36,7 @@ Employee survey: run each spring by an outside firm
 # Dredging
 
 The north channel was dredged to a depth of 14 metres in 2025.
+The pilot station at North Quay opened on 3 March 2025.
 """
 RIVER = """---
 title: River Agency Annual Report 2025
@@ -108,3 +110,16 @@ async def test_a_word_after_per_that_is_no_field_does_not_group(app: App) -> Non
     assert result.table is not None, result.answer
     assert result.table.columns[0] != "the", result.table
     assert result.table.rows == [["3", "3"]], result.table
+
+
+async def test_on_what_date_is_answered_with_the_date(app: App) -> None:
+    result = await ask(app, "On what date did the pilot station at North Quay open?", now=NOW)
+    assert result.kind == "answer", result.answer
+    assert "3 March 2025" in result.answer
+
+
+async def test_on_what_date_is_not_answered_by_a_passage_that_gives_no_date(app: App) -> None:
+    # The River report says Lock 3 reopened "in October": a month, no date.
+    result = await ask(app, "On what date did Lock 3 reopen after it was rebuilt?", now=NOW)
+    assert result.kind == "uncertainty", result.answer
+    assert result.assessment is not None and "no date" in (result.assessment.withheld or "")

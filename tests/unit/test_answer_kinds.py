@@ -205,6 +205,16 @@ def test_a_leading_clause_that_sets_the_scene_asks_for_nothing() -> None:
     assert answer_kind("When the plan was set, who signed it?") == "person"
 
 
+def test_a_when_clause_inside_the_question_asks_for_nothing() -> None:
+    # Made-up questions; the kind is the question word's, not the clause's.
+    assert answer_kind("Who chaired the board when the merger closed?") == "person"
+    assert answer_kind("How many stores did it run when the founder retired?") == "quantity"
+    assert answer_kind("What rate did they set when prices rose in May?") == "quantity"
+    # A "when" that asks stays a date question.
+    assert answer_kind("What was the new fee, effective when?") == "date"
+    assert answer_kind("What did the notice say about when the fee takes effect?") == "date"
+
+
 def test_a_role_fact_leads_the_answer_to_a_who_question() -> None:
     message = "Since I became Acting Director of OPM in July 2015, it has been my privilege to serve."
     signature = "Beth F. Cobert: Acting Director, signed February 9, 2016"

@@ -20,7 +20,7 @@ from core.orchestrator.support import (
     written_in_parts,
 )
 from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
-from core.understanding.answers import asks_share, counted, counts, states_share
+from core.understanding.answers import asks_date, asks_share, counted, counts, states_date, states_share
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
@@ -248,6 +248,18 @@ def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
         assert states_share(stated), stated
     for unstated in ("Performance Measure 2.2.2 Percentage of clients", "Target 85 Actual 83", "in 2022", "12 berths"):
         assert not states_share(unstated), unstated
+
+
+def test_a_calendar_date_is_asked_by_name_and_stated_as_one() -> None:
+    assert asks_date("On what date was the order signed?")
+    assert asks_date("through what date were the swap lines extended?")
+    assert asks_date("From which day did she serve, per the minutes?")
+    assert not asks_date("What date guidance did the dissenters object to?")  # "date" names the guidance
+    assert not asks_date("When was the bureau set up?")  # a year, a quarter or an occasion may answer
+    for stated in ("signed June 14, 2017.", "effective 1 March.", "as of 2021-01-20", "in March 2020", "on Tuesday"):
+        assert states_date(stated), stated
+    for unstated in ("The order set up an initiative on hiring.", "in FY 2022", "within six months", "Q3 2023"):
+        assert not states_date(unstated), unstated
 
 
 def test_an_acronym_is_found_spelled_out_in_a_cited_title() -> None:
