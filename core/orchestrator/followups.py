@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.orchestrator.support import mentions
-from core.text import STOPWORDS, word_spans, words
+from core.text import STOPWORDS, stem, word_spans, words
 from core.understanding.periods import (
     MONTHS,
     PERIOD_CODE,
@@ -183,6 +183,8 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
         # it two fiscal years later?", "what was it in FY 2017?").
         if last and _BACK_PRONOUN.search(rest) and not _content(rest, own):
             return moved or (_with_periods(last_question, last, own) if own else None)
+        if last and own and _repeats(rest, own, last_question):
+            return _with_periods(last_question, last, own)
         if new:
             asked = re.sub(r"(?:\s+(?:the|a))?\s+(?=[?.!])", "", " ".join(_RELATIVE.sub(" ", rest).split()))
             # "it" stands for what the last question named ("did it go up the following year?"
@@ -235,6 +237,20 @@ def _with_periods(last_question: str, last: list[PeriodMention], own: list[Perio
     for period in reversed(last[1:]):
         question = _replace(question, period.start, period.end, "")
     return _replace(question, last[0].start, last[0].end, " ".join(p.written for p in own))
+
+
+# "ones" stands for the noun the last question asked about ("which ones did it co-lead …").
+_PRO_FORM = re.compile(r"\b(?:ones|one)\b", re.IGNORECASE)
+
+
+def _repeats(rest: str, own: list[PeriodMention], last_question: str) -> bool:
+    """True when a follow-up names its own period and otherwise only repeats the last question's
+    words ("and which ones did it co-lead per the FY 2018 report?" after "Which goals did OPM co-lead
+    according to its FY 2014 report?"): the last question, in that period. General case: the
+    ellipsis of everything but what changes, with "ones" for the noun asked about."""
+    content = [w for w in _content(rest, own) if not _PRO_FORM.fullmatch(w)]
+    asked = {stem(w) for w in words(last_question)}
+    return bool(content) and all(stem(w) in asked for w in content)
 
 
 def _content(rest: str, own: list[PeriodMention]) -> list[str]:

@@ -124,6 +124,14 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "in the minutes of the December 13, 2023 meeting, who was elected chair for 2024?",
         ),
+        # a question of its own in a period of its own that only repeats the last one's words
+        # ("ones" for what it asked about) is the last question in that period
+        (
+            "and which ones did it approve in FY 2019?",
+            "Which grants did the board approve in FY 2018?",
+            [],
+            "Which grants did the board approve in FY 2019?",
+        ),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
