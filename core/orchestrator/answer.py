@@ -124,7 +124,8 @@ class AnswerWriter:
             removed.append(n)
             return ""
 
-        text = re.sub(r"\s+([.,;:])", r"\1", CITATION_MARK.sub(keep, draft.text)).strip()
+        # A removed marker leaves a space before the punctuation after it; ".29 percent" keeps its.
+        text = re.sub(r"\s+([.,;:])(?!\d)", r"\1", CITATION_MARK.sub(keep, draft.text)).strip()
         order: dict[int, int] = {}
         for n in CITATION_MARK.findall(text):
             order.setdefault(int(n), len(order) + 1)
