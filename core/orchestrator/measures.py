@@ -1,22 +1,28 @@
 """Does an answer give the measure its question asks for? Part of the support gate (`answer._gate`).
 
 A passage can be about what a question asks and still not answer it: "how many X" wants a count of
-X, "what share of X" a proportion. Passages about X that give another figure, or none, say
-something else about X.
+X, "what share of X" a proportion, "on what date did X" a date. Passages about X that give another
+figure, or none, say something else about X.
 """
 
 from __future__ import annotations
 
+import re
+
+from core.orchestrator.asked_names import NUMBERED
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms
-from core.text import split_sentences, stem
+from core.text import split_sentences, stem, without_clitic
 from core.text import words as written_words
 from core.understanding.answers import (
+    answer_kind,
     asks_date,
     asks_share,
     counted,
     counts,
+    counts_money,
     counts_something,
+    holds,
     states_date,
     states_share,
 )
@@ -36,6 +42,36 @@ def measure_missing(state: GraphState, body: str, cited_text: str, cited: set[st
         return "the answer states no percentage or share, which the question asks for"
     if asks_date(question) and not states_date(body):
         return "the answer states no date, which the question asks for"
+    item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
+    if item:
+        return f"the sources give no figure for {item}, which the question asks for"
+    return None
+
+
+def unfilled_item(question: str, texts: list[str]) -> str | None:
+    """The numbered item a question asks a figure of ("what attrition rate under KPI 5.2.4?") when
+    the cited texts list it with no figure; None when they give one, or do not show where its entry
+    ends.
+
+    General case: reports list numbered items (measures, indicators, goals) one after another, each
+    with its values: an item's entry runs from its number to the next item's number. An entry that
+    holds no figure besides its number ("KPI 5.2.4 Attrition … Rate Permanent attrition rate Target
+    Actual", a target left unset) answers no "what rate" or "how many" about that item, however
+    close the rest of the passage is to the question."""
+    if answer_kind(question) != "quantity":
+        return None
+    items: list[str] = NUMBERED.findall(question)
+    for item in dict.fromkeys(items):
+        at = re.compile(rf"(?<![\w.]){re.escape(item)}(?![\w]|\.\w)", re.IGNORECASE)
+        entries: list[str] = []
+        for text in texts:
+            for match in at.finditer(text):
+                following = NUMBERED.search(text, match.end())
+                if following is None:
+                    return None  # the entry may go on past the passage: not judged
+                entries.append(text[match.end() : following.start()])
+        if entries and not any(holds(entry, "quantity") for entry in entries):
+            return item
     return None
 
 
@@ -46,13 +82,17 @@ def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[
 
     General case: passages about X that count something else, or nothing, do not say how many X
     there are ("the operators and employees of DHS perform difficult work"). The question's names
-    and the cited titles' words are not such words: every passage of the document carries them."""
+    (possessive or not: "OPM's") and the cited titles' words are not such words: every passage of
+    the document carries them. Money is counted only in money (`counts_money`): "how many dollars of
+    funding" is not answered by "funding to support 163 FTE staff"."""
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
     titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
-    named = {w.lower() for w in written_words(question)[1:] if w[:1].isupper()}
+    named = {without_clitic(w).lower() for w in written_words(question)[1:] if w[:1].isupper()}
     others = [t for t in content_terms(question) if stem(t) not in nouns and t not in titles | named]
+    if counts_money(nouns):
+        others = []
     return any(
         counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))
         for s in split_sentences(cited_text)

@@ -198,6 +198,12 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     )
 
 
+def counts_money(nouns: set[str]) -> bool:
+    """True when what is counted (`nouns`, stemmed) is a currency ("how many dollars of funding"):
+    money is counted in its own unit, so only an amount of it answers."""
+    return any(stem(name) in nouns for name in _MONEY.values())
+
+
 def counts_something(sentence: str) -> bool:
     """True when `sentence` writes a figure of something ("420 subjects", "Occupants: 3" is not:
     no word follows): a count, whatever it counts."""

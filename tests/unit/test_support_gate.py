@@ -6,11 +6,12 @@ from __future__ import annotations
 import datetime as dt
 
 from core.calibration import Calibration
-from core.contracts import ExecutionPlan, RouteDecision, RouteName, Turn
+from core.contracts import Citation, Evidence, ExecutionPlan, RouteDecision, RouteName, Turn
 from core.llm.gateway import LlmGateway
 from core.orchestrator.answer import AnswerWriter, writes
 from core.orchestrator.asked_names import Name
-from core.orchestrator.state import GraphState
+from core.orchestrator.measures import unfilled_item
+from core.orchestrator.state import Draft, GraphState
 from tests.fakes import HashingEmbedder
 
 WRITER = AnswerWriter(embedder=HashingEmbedder(), calibration=Calibration(model="test"), llm=LlmGateway())
@@ -86,6 +87,21 @@ def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> No
     assert _asked("How many employees does DHS have, according to its plan?", about) is not None
 
 
+def test_a_possessive_name_is_no_word_that_counts_something_else() -> None:
+    # "DHS's" is the name "DHS": a count of events that mentions DHS says nothing of its fellows
+    events = "In 2017, DHS held two training events, one in Denver with 275 attendees."
+    assert _asked("How many fellows went through DHS's leadership program?", events) is not None
+    assert _asked("How many fellows went through DHS's leadership program?", "DHS trained 40 fellows.") is None
+
+
+def test_money_is_counted_only_in_money() -> None:
+    question = "How many dollars of relief funding did the port get?"
+    staff = "The port is using relief funding to support 163 full-time staff."
+    reason = _asked(question, staff)
+    assert reason is not None and "count of dollars" in reason
+    assert _asked(question, "The port got $12.5 million in relief funding.") is None
+
+
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     question = "What share of harbour inspections found a violation in 2024?"
     about = "Harbour inspections found violations at 12 berths. Performance Measure 2.2.1 Violations Target Actual"
@@ -98,3 +114,30 @@ def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     cited = "Inspections found violations at 12 berths. Staff turnover was 9 percent."
     assert _asked(question, cited, answer="Inspections found violations at 12 berths.") is not None
     assert _asked("What was the closing share price?", about) is None  # a price, not a share of something
+
+
+def test_a_figure_written_without_its_leading_zero_keeps_its_point() -> None:
+    text = "Of $82 billion paid, $304 million, or .37 percent, were improper."
+    evidence = Evidence(
+        doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Report",
+        collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
+    )  # fmt: skip
+    citation = Citation(n=1, doc_id="d1", chunk_id="c1", title="Report", snippet=text, relevance=0.9)
+    draft = Draft(text=f"{text} [1] The rate fell [7].", citations=[citation])
+    state = GraphState(turn=TURN, evidence=[evidence], draft=draft)
+    checked = WRITER.validate_citations(state)["draft"]
+    assert isinstance(checked, Draft)
+    assert checked.text == f"{text} [1] The rate fell."  # the unknown [7] goes, ".37" stays
+
+
+def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
+    listing = (
+        "Measure 4.1.1 Dredged depth Type Metres Target 14 Actual 14.2 "
+        "Measure 4.1.2 Berth turnaround Type Hours Target Actual Unspecified "
+        "Measure 4.1.3 Pilot hours Type Hours Target 40"
+    )
+    assert unfilled_item("What berth turnaround target does measure 4.1.2 set?", [listing]) == "4.1.2"
+    assert unfilled_item("What depth is targeted under measure 4.1.1?", [listing]) is None
+    # the last entry may go on past the passage, and a question asking no figure is not judged
+    assert unfilled_item("How many pilot hours does measure 4.1.3 target?", [listing]) is None
+    assert unfilled_item("Who reports on measure 4.1.2?", [listing]) is None
