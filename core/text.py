@@ -94,12 +94,12 @@ def dotted(text: str) -> set[str]:
     return {m.replace(".", "").lower() for m in _DOTTED.findall(text)}
 
 
-_CLITIC = re.compile(r"(?:n['’]t|['’](?:s|d|re|ve|ll|m))$", re.IGNORECASE)
+_CLITIC = re.compile(r"(?:n['’]t|['’](?:s|d|re|ve|ll|m)|(?<=s)['’])$", re.IGNORECASE)
 
 
 def without_clitic(word: str) -> str:
-    """A word without its clitic: "OPM's" is "OPM"; a contraction is its first word ("couldn't" is
-    "could", "where'd" "where")."""
+    """A word without its clitic: "OPM's" is "OPM", a plural's possessive "agencies'" is "agencies";
+    a contraction is its first word ("couldn't" is "could", "where'd" "where")."""
     return _CLITIC.sub("", word)
 
 

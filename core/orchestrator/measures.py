@@ -20,8 +20,8 @@ from core.understanding.answers import (
     asks_share,
     counted,
     counts,
-    counts_money,
     counts_something,
+    counts_unit,
     holds,
     states_date,
     states_share,
@@ -83,15 +83,15 @@ def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[
     General case: passages about X that count something else, or nothing, do not say how many X
     there are ("the operators and employees of DHS perform difficult work"). The question's names
     (possessive or not: "OPM's") and the cited titles' words are not such words: every passage of
-    the document carries them. Money is counted only in money (`counts_money`): "how many dollars of
-    funding" is not answered by "funding to support 163 FTE staff"."""
+    the document carries them. Money and time are counted only in their units (`counts_unit`): "how
+    many dollars of funding" is not answered by "funding to support 163 FTE staff"."""
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
     titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
     named = {without_clitic(w).lower() for w in written_words(question)[1:] if w[:1].isupper()}
     others = [t for t in content_terms(question) if stem(t) not in nouns and t not in titles | named]
-    if counts_money(nouns):
+    if counts_unit(nouns):
         others = []
     return any(
         counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))

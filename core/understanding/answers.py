@@ -198,16 +198,27 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     )
 
 
-def counts_money(nouns: set[str]) -> bool:
-    """True when what is counted (`nouns`, stemmed) is a currency ("how many dollars of funding"):
-    money is counted in its own unit, so only an amount of it answers."""
-    return any(stem(name) in nouns for name in _MONEY.values())
+# Units of time: the calendar's and the clock's, a closed class.
+_TIME_UNITS = ("second", "minute", "hour", "day", "week", "month", "decade")
+
+
+def counts_unit(nouns: set[str]) -> bool:
+    """True when what is counted (`nouns`, stemmed) is a unit of money or time ("how many dollars
+    of funding", "how many days' notice"): a unit is counted only in itself, so only an amount of
+    it answers, never a count of something else."""
+    return any(stem(unit) in nouns for unit in (*_MONEY.values(), *_TIME_UNITS))
+
+
+_RATE = re.compile(r"(?:%|\s*(?:percent|per\s+cent|percentage\s+points?|basis\s+points?)\b)", re.I)
 
 
 def counts_something(sentence: str) -> bool:
-    """True when `sentence` writes a figure of something ("420 subjects", "Occupants: 3" is not:
-    no word follows): a count, whatever it counts."""
-    return any(not _YEAR_ONLY.fullmatch(m.group(0).split()[0]) for m in _COUNT.finditer(alpha2digit(sentence, "en")))
+    """True when `sentence` writes a figure of something ("420 subjects"; "Occupants: 3" is not:
+    no word follows; "4.2 percent" is not: a rate counts nothing): a count, whatever it counts."""
+    return any(
+        not _YEAR_ONLY.fullmatch(m.group(0).split()[0]) and not _RATE.match(m.group(0), len(m.group(0).split()[0]))
+        for m in _COUNT.finditer(alpha2digit(sentence, "en"))
+    )
 
 
 def _spelled(nouns: set[str], following: list[str]) -> bool:

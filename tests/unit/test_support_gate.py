@@ -94,12 +94,23 @@ def test_a_possessive_name_is_no_word_that_counts_something_else() -> None:
     assert _asked("How many fellows went through DHS's leadership program?", "DHS trained 40 fellows.") is None
 
 
-def test_money_is_counted_only_in_money() -> None:
+def test_money_and_time_are_counted_only_in_their_units() -> None:
     question = "How many dollars of relief funding did the port get?"
     staff = "The port is using relief funding to support 163 full-time staff."
     reason = _asked(question, staff)
     assert reason is not None and "count of dollars" in reason
     assert _asked(question, "The port got $12.5 million in relief funding.") is None
+    notice = "How many days' notice does the trading policy require?"  # a plural's possessive
+    reason = _asked(notice, "The trading policy covers 12 officials.")
+    assert reason is not None and "count of days" in reason
+    assert _asked(notice, "The trading policy requires 45 days of notice.") is None
+
+
+def test_a_percent_counts_nothing() -> None:
+    question = "How many jobs were lost to the storm?"
+    reason = _asked(question, "The storm depressed payrolls, and unemployment rose to 4.2 percent.")
+    assert reason is not None and "count of jobs" in reason
+    assert _asked(question, "The storm cost 33,000 jobs in September.") is None
 
 
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
