@@ -124,7 +124,7 @@ class AnswerWriter:
             removed.append(n)
             return ""
 
-        # A removed marker leaves a space before the punctuation after it; ".29 percent" keeps its.
+        # A removed marker leaves a space before the punctuation after it; ".29 percent" keeps its point.
         text = re.sub(r"\s+([.,;:])(?!\d)", r"\1", CITATION_MARK.sub(keep, draft.text)).strip()
         order: dict[int, int] = {}
         for n in CITATION_MARK.findall(text):

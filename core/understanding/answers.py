@@ -263,7 +263,7 @@ def states_share(text: str) -> bool:
     return _SHARE.search(alpha2digit(text, "en")) is not None
 
 
-# "What date …", "on which day …", "the exact date": a calendar date by name, not a period or a time.
+# "What date …", "on which day …", "what exact date …": a calendar date by name, not a period or a time.
 # "What date guidance" names a kind of guidance: "date" is asked for only when no noun follows it.
 _DATE_ASK = re.compile(
     r"\b(?:what|which)\s+(?:(?:exact|calendar|specific)\s+)?(?:date|day)\b"
