@@ -14,7 +14,7 @@ from typing import Literal
 
 from text_to_num import alpha2digit
 
-from core.text import STOPWORDS, split_sentences, stem, without_clitic
+from core.text import STOPWORDS, stem, without_clitic
 from core.understanding.periods import MONTH, YEAR
 
 AnswerKind = Literal["person", "quantity", "date", "reason"]
@@ -76,8 +76,9 @@ _NOT_NAMES = frozenset(
 )
 _NUMBER = re.compile(r"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
 _SCALE = r"thousand|million|billion|trillion"
+_RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
 _QUANTITY_WORD = re.compile(
-    rf"\b(?:percent|percentage\s+points?|basis\s+points?|{_SCALE}|per\s+cent)\b|[%$€£¥]",
+    rf"\b(?:{_RATE_UNITS}|{_SCALE})\b|[%$€£¥]",
     re.I,
 )
 _DATE = re.compile(
@@ -209,16 +210,17 @@ def counts_unit(nouns: set[str]) -> bool:
     return any(stem(unit) in nouns for unit in (*_MONEY.values(), *_TIME_UNITS))
 
 
-_RATE = re.compile(r"(?:%|\s*(?:percent|per\s+cent|percentage\s+points?|basis\s+points?)\b)", re.I)
+_RATE = re.compile(rf"\s*(?:{_RATE_UNITS})\b", re.I)
 
 
 def counts_something(sentence: str) -> bool:
     """True when `sentence` writes a figure of something ("420 subjects"; "Occupants: 3" is not:
     no word follows; "4.2 percent" is not: a rate counts nothing): a count, whatever it counts."""
-    return any(
-        not _YEAR_ONLY.fullmatch(m.group(0).split()[0]) and not _RATE.match(m.group(0), len(m.group(0).split()[0]))
-        for m in _COUNT.finditer(alpha2digit(sentence, "en"))
-    )
+    for match in _COUNT.finditer(alpha2digit(sentence, "en")):
+        figure = match.group(0).split()[0]
+        if not _YEAR_ONLY.fullmatch(figure) and not _RATE.match(match.group(0), len(figure)):
+            return True
+    return False
 
 
 def _spelled(nouns: set[str], following: list[str]) -> bool:
@@ -284,7 +286,7 @@ def states_date(text: str) -> bool:
 
     General case: the answer to "on what date did X happen" is a date; a passage about X that
     gives none says something else about X."""
-    return any(holds(sentence, "date") for sentence in split_sentences(text))
+    return holds(text, "date")
 
 
 _WH_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which)['’](s|re)\b", re.I)
