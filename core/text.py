@@ -84,6 +84,28 @@ def initials(text: str) -> set[str]:
     return found
 
 
+_VOWELS = frozenset("aeiouy")
+MIN_CONTRACTION = 3
+
+
+def contracts(short: str, word: str) -> bool:
+    """True when `short` is `word` written without its vowels the way chat shortens a word: no
+    vowel, at least `MIN_CONTRACTION` letters, the word's first and last letters, the rest in order
+    ("stmt" for "statement", "mtg" for "meeting", "rpt" for "report"), or its plural ("stmts").
+
+    General case: a message names what it asks about in a contraction its writer's readers know; the
+    documents spell the word out. A word without vowels is seldom a word of its own."""
+    short, word = short.lower(), word.lower()
+    if short.endswith("s") and not word.endswith("s") and contracts(short[:-1], word):
+        return True
+    if len(short) < MIN_CONTRACTION or len(short) >= len(word) or not short.isalpha() or _VOWELS & set(short):
+        return False
+    if short[0] != word[0] or short[-1] != word[-1]:
+        return False
+    rest = iter(word[1:-1])
+    return all(letter in rest for letter in short[1:-1])
+
+
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 

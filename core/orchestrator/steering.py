@@ -26,7 +26,7 @@ from core.orchestrator.period_labels import asked_periods, covered, each_period,
 from core.orchestrator.support import mentions, objects, other_order, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
-from core.text import ACRONYM, stem, words
+from core.text import ACRONYM, contracts, stem, words
 from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import is_period_phrase
 
@@ -346,10 +346,15 @@ def named_kind(question: str, vocabulary: Vocabulary) -> set[str]:
     they are some of the collection's, not all; empty otherwise.
 
     General case: a collection of several kinds of document (minutes and statements, contracts and
-    invoices) is asked about one by its kind; its index says which document is which
-    (`core.ingest.index`), where no title or text may say it."""
+    invoices) is asked about one by its kind, in full or contracted ("the may stmt",
+    `core.text.contracts`); its index says which document is which (`core.ingest.index`), where no
+    title or text may say it."""
     asked = {stem(w) for w in words(question)}
-    ids = [d for kind, d in vocabulary.kinds.items() if {stem(w) for w in words(kind)} <= asked]
+
+    def named(word: str) -> bool:
+        return stem(word) in asked or any(contracts(a, word) or contracts(a, stem(word)) for a in asked)
+
+    ids = [d for kind, d in vocabulary.kinds.items() if all(named(w) for w in words(kind))]
     chosen = set().union(*ids) if ids else set()
     return chosen if len(chosen) < len(vocabulary.facets) else set()
 

@@ -86,6 +86,8 @@ async def test_the_index_is_read_for_kinds_and_is_no_document(app: App) -> None:
         # Before: both documents' container sentences, the statement's first.
         ("What did the minutes of June 2004 say about container volumes?", "20040720", "4 percent"),
         ("What did the June 2004 statement say about container volumes?", "20040630", "moderate pace"),
+        # Before: the kind contracted as chat writes it was no kind, and the minutes' figure led.
+        ("june 2004 stmt - what did it say about container volumes?", "20040630", "moderate pace"),
     ],
 )
 async def test_a_question_naming_the_kind_reads_that_kind(app: App, question: str, cited: str, said: str) -> None:

@@ -19,7 +19,7 @@ from core.orchestrator.support import (
     mentions,
     written_in_parts,
 )
-from core.text import contents_listing, key_terms, normalize_text, snippet, split_sentences, stem
+from core.text import contents_listing, contracts, key_terms, normalize_text, snippet, split_sentences, stem
 from core.understanding.answers import asks_date, asks_share, counted, counts, states_date, states_share
 
 
@@ -207,6 +207,15 @@ def test_what_is_counted_may_open_with_a_determiner_or_an_adjective_the_stop_lis
     assert counted("By FY 2017, how many of OPM's FISMA systems had MFA?") == ["OPM", "FISMA", "systems"]
     assert counted("how many more was that than in FY21?") == []  # a difference, not a noun
     assert counted("and about how many of them generate hazardous waste?") == []
+
+
+def test_a_word_written_without_its_vowels_contracts_it() -> None:
+    assert contracts("stmt", "statement") and contracts("stmts", "statement") and contracts("mtg", "meeting")
+    assert contracts("rpt", "report")
+    # A word with vowels is a word of its own ("set", "sent" are no "statement"); so is a mere initial.
+    assert not contracts("set", "statement") and not contracts("sent", "statement")
+    assert not contracts("st", "statement") and not contracts("sts", "statement")
+    assert not contracts("mbs", "minutes")  # letters out of the word's order
 
 
 def test_a_count_is_read_the_ways_english_writes_one() -> None:
