@@ -85,10 +85,11 @@ def strength(evidence: list[Evidence]) -> float:
     return sum(top) / len(top) if top else 0.0
 
 
-def supporting(candidates: list[Evidence], floor: float, terms: list[str] | None = None) -> list[Evidence]:
+def supporting(candidates: list[Evidence], floor: float, *terms: list[str]) -> list[Evidence]:
     """The candidates that support an answer: above the floor and near the best one; with `terms`
     (the question's words, inside one occasion's documents), also those that carry more of them
-    than the best one does.
+    than the best one does. Each further list of `terms` (a part of a message that asks several
+    things, `understanding.question_parts`) is weighed the same way, on its own.
 
     Unrelated neighbours of one strong passage are kept as candidates (shown as "best
     low-relevance matches") but are not evidence, so they do not drag the evidence level down.
@@ -96,15 +97,18 @@ def supporting(candidates: list[Evidence], floor: float, terms: list[str] | None
     (`Executor._occasion`): "who was elected Vice Chairman at the December 2003 meeting?" is
     nearest in meaning to the statement's vote ("Timothy F. Geithner, Vice Chairman"), while the
     minutes' passage that says "was elected to serve as Vice Chairman" carries more of its words.
+    General case of the parts: "where did they put the rate, and how did they hedge on further
+    firming?" is answered by two passages of the statement; the one nearest the whole question
+    answers the first part, and only the second part's words ("further", "firming") find the other.
     """
     if not candidates:
         return []
     top = max(candidates, key=lambda e: e.relevance)
     cut = max(floor, top.relevance - SUPPORT_MARGIN)
-    if not terms:
-        return [e for e in candidates if e.relevance >= cut]
-    bar = term_share(terms, _text(top))
-    return [e for e in candidates if e.relevance >= cut or term_share(terms, _text(e)) > bar]
+    bars = [(listed, term_share(listed, _text(top))) for listed in terms if listed]
+    return [
+        e for e in candidates if e.relevance >= cut or any(term_share(listed, _text(e)) > bar for listed, bar in bars)
+    ]
 
 
 def counting(candidates: list[Evidence], relevant: list[Evidence], question: str) -> list[Evidence]:

@@ -23,7 +23,7 @@ from core.orchestrator.state import GraphState
 from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, name_forms, passages_support
 from core.orchestrator.tables import annotation_table
 from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
-from core.understanding import answer_kind
+from core.understanding import answer_kind, question_parts
 
 RECENCY_BOOST = 0.3
 OCCASION_DOCUMENTS = 2
@@ -124,7 +124,9 @@ class Executor:
         # Documents of other dates filled in: the occasion's own matched nothing, and the floor holds.
         occasion = occasion and bool(result.evidence) and not out_of_range
         if occasion:
-            relevant = supporting(result.evidence, 0.0, content_terms(plan.original_query))
+            parts = question_parts(plan.original_query)
+            asked = [plan.original_query, *parts] if len(parts) > 1 else [plan.original_query]
+            relevant = supporting(result.evidence, 0.0, *map(content_terms, asked))
         else:
             relevant = supporting(result.evidence, self._calibration.low)
         relevant = counting(result.evidence, relevant, plan.original_query)

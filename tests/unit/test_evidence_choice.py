@@ -7,6 +7,7 @@ from core.orchestrator.asked_names import names_in
 from core.orchestrator.evidence import counting, supporting
 from core.orchestrator.extractive import naming_first
 from core.orchestrator.support import content_terms
+from core.understanding import question_parts
 
 QUESTION = "Who was elected Vice Chairman at the December 2003 meeting?"
 
@@ -42,6 +43,18 @@ def test_inside_an_occasion_a_passage_carrying_more_of_the_question_s_words_supp
     chosen = supporting(_passages(), 0.0, content_terms(QUESTION))
     # "elected" is written only in the minutes' passage; the unrelated one stays out.
     assert [e.chunk_id for e in chosen] == ["c1", "c2"]
+
+
+def test_inside_an_occasion_each_part_of_a_two_part_question_finds_its_passage() -> None:
+    question = "Where did they put the discount rate, and how did they hedge on further firming?"
+    rate = _passage(4, "The Board approved an increase in the discount rate to 6 percent.", 0.63)
+    firming = _passage(5, "The Committee judges that some further policy firming may yet be needed.", 0.35)
+    parts = question_parts(question)
+    assert len(parts) == 2
+    whole = supporting([rate, firming], 0.0, content_terms(question))
+    assert [e.chunk_id for e in whole] == ["c4"]  # the whole question's words: the rate passage leads
+    chosen = supporting([rate, firming], 0.0, *map(content_terms, [question, *parts]))
+    assert [e.chunk_id for e in chosen] == ["c4", "c5"]
 
 
 def test_a_passage_that_counts_what_a_how_many_question_counts_is_evidence() -> None:
