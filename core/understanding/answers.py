@@ -148,19 +148,27 @@ _FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={_NUMBER.pa
 _COUNT_OPENERS = frozenset({"of", "the", "its", "their", "our", "his", "her", "new", "other"})
 
 
+_SCALES = re.compile(rf"(?:{_SCALE}|hundred)s", re.I)
+
+
 def counted(question: str) -> list[str]:
     """What a "how many" question counts, as words: "How many patent examiners does USPTO have?" →
     ["patent", "examiners"] (the words after "how many", up to the first stop-word).
 
     General case: a counted noun phrase may open with a determiner, "of" or an adjective the
     stop-list holds ("how many of OPM's systems", "how many new cutters"); those are passed over.
-    Anything else first ("how many more was that", "how many of them") leaves nothing counted."""
+    Anything else first ("how many more was that", "how many of them") leaves nothing counted.
+    A scale that opens the phrase counts what follows its "of": "how many billions of dollars"
+    counts dollars, "how many thousands of jobs" jobs (general case: a count asked in round
+    figures)."""
     match = _HOW_MANY.search(question)
     if match is None:
         return []
     out: list[str] = []
     for word in re.findall(r"[^\W\d_][\w'’-]*", question[match.end() :]):
         bare = without_clitic(word)
+        if not out and _SCALES.fullmatch(bare):
+            continue
         if bare.lower() in STOPWORDS:
             if out or bare.lower() not in _COUNT_OPENERS:
                 break

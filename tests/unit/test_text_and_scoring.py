@@ -209,6 +209,15 @@ def test_what_is_counted_may_open_with_a_determiner_or_an_adjective_the_stop_lis
     assert counted("and about how many of them generate hazardous waste?") == []
 
 
+def test_a_count_asked_in_round_figures_counts_what_follows_the_scale() -> None:
+    assert counted("how many billions of dollars moved out of prime funds?") == ["dollars", "moved"]
+    assert counted("How many thousands of jobs were added?") == ["jobs"]
+    dollars = {stem(w) for w in counted("how many billions of dollars moved out of prime funds?")}
+    assert counts("About $120 billion moved out of prime funds.", dollars)
+    # Before, "billions" was what was counted, and a date's day counted it by another word.
+    assert not counts("Reforms took effect on October 14 and assets shifted out of prime funds.", dollars)
+
+
 def test_a_word_written_without_its_vowels_contracts_it() -> None:
     assert contracts("stmt", "statement") and contracts("stmts", "statement") and contracts("mtg", "meeting")
     assert contracts("rpt", "report")
