@@ -13,7 +13,7 @@ from core.orchestrator.followups import follow_up
 from core.records import ConversationState, PendingClarification, ThreadMemory
 from core.text import STOPWORDS, split_sentences, words
 from core.understanding import DATE_PHRASE, is_date_word, points_at_many
-from core.understanding.periods import period_mentions
+from core.understanding.periods import names_neighbour, period_mentions
 
 Command = Literal["more", "export", "new_topic"]
 DM_SILENCE = dt.timedelta(minutes=30)
@@ -72,9 +72,10 @@ def pointed_sources(text: str, question: str, memory: ThreadMemory) -> list[str]
 
     General case: "and how did they describe it by the November meeting?" after a question about the
     August statement asks about November's documents; the August sources are not "they" there, and
-    searching only them would call November "after the newest document"."""
-    if not (points_at_many(text) and memory.sources):
-        return None
+    searching only them would call November "after the newest document". So does a question about the
+    occasion next to the last one (`periods.names_neighbour`)."""
+    if not (points_at_many(text) and memory.sources) or names_neighbour(question):
+        return None  # "the meeting after that one they held": not the last sources
     before = {p.written.lower() for p in period_mentions(memory.last_question or "")}
     if any(p.written.lower() not in before for p in period_mentions(question)):
         return None

@@ -19,8 +19,10 @@ from core.understanding.periods import (
     MONTHS,
     PERIOD_CODE,
     PeriodMention,
+    date_phrases,
     is_date_word,
     occasion_dates,
+    occasion_noun,
     occasions,
     period_mentions,
     shifted,
@@ -54,6 +56,20 @@ _RELATIVE = re.compile(
     rf"|{_OF}(?P<u2>{_UNIT})\s+(?P<d2>{_LATER}|{_EARLIER}))\b",
     re.IGNORECASE,
 )
+# The occasion next to the last one: "the next meeting", "the following statement", "the meeting
+# after that one", "the one before that" ("the next fiscal year" is a counted period, `_RELATIVE`).
+_NEIGHBOUR = re.compile(
+    rf"\bthe\s+(?:(?P<d1>{_LATER}|{_EARLIER})\s+(?P<n1>[a-z][\w-]*)"
+    rf"|(?P<n2>[a-z][\w-]*)\s+(?P<d2>after|before)\s+(?:that|this|it)(?:\s+one)?)\b",
+    re.IGNORECASE,
+)
+# A message that asks something of its own beside naming the occasion ("who voted against?",
+# "anything about hiring?").
+_OWN_ASK = re.compile(
+    r"\b(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were|has|have|had|any\w*)\b", re.I
+)
+# Pronouns for a person or body the last question named ("did he dissent again …").
+_PERSONAL = re.compile(r"\b(?:he|she|they|him|her|them|it)\b", re.IGNORECASE)
 # Units of time a message may point back at ("in that year", "at the same time", "then").
 _TIME = ("year", "quarter", "month", "period", "time")
 # What may stand beside a counted period in a message that is nothing else: "a year earlier?",
@@ -175,6 +191,8 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
     rest = text[marker.end() :] if marker else text
     own, last = period_mentions(rest), period_mentions(last_question)
     relative = _RELATIVE.search(rest)
+    if last and not relative and (neighbour := _neighbour(rest, last_question, last)):
+        return neighbour
     new = _counted(relative, last) if relative and last and not own else None
     moved = _replace(last_question, last[0].start, last[0].end, new) if new else None
     if _ASKS.match(rest) and len([w for w in words(rest) if w.lower() not in STOPWORDS]) >= 2:
@@ -217,6 +235,39 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
     if names:
         return _with_names(last_question, names, mentioned)
     return _in_scope(rest, last_question, mentioned)
+
+
+def _neighbour(rest: str, last_question: str, last: list[PeriodMention]) -> str | None:
+    """The follow-up about the occasion next to the last question's ("did he dissent again at the
+    next meeting?" after "… at the September 2006 FOMC meeting?"), with that occasion named by its
+    neighbour ("at the meeting after September 2006"; the planner finds its date among the documents',
+    `periods.nearest_occasion`). A message that asks nothing of its own ("and at the one after
+    that?", "and in the statement from the next meeting?") is the last question about that occasion,
+    named by the last question's noun ("statement"); one that asks its own question keeps it, with
+    the names the last question gave for its pronouns ("he", "they")."""
+    match = next((m for m in _NEIGHBOUR.finditer(rest) if occasion_noun(m["n1"] or m["n2"])), None)
+    if match is None:
+        return None
+    noun = (match["n1"] or match["n2"]).lower()
+    direction = "before" if re.fullmatch(_EARLIER, match["d1"] or match["d2"], re.IGNORECASE) else "after"
+    start, end = next(iter(date_phrases(last_question)), (last[0].start, last[0].end))
+    back = last_question[start:end]
+    if _OWN_ASK.search(rest):
+        own = _replace(rest, match.start(), match.end(), f"the {noun} {direction} {back}")
+        pronoun = _PERSONAL.search(own)
+        named = [last_question[a:b] for a, b in name_phrases(last_question)] if pronoun else []
+        if pronoun is None or not named:
+            return own
+        # Beside the clause the pronoun stands in ("did he …?"), not a part of its own after the last "?".
+        mark = own.find("?", pronoun.start())
+        cut = len(own) if mark < 0 else mark
+        return f"{own[:cut]} ({', '.join(named)}){own[cut:]}"
+    before = re.sub(r"\b(?:the|its|their)\s*$", "", last_question[:start], flags=re.IGNORECASE)
+    after = last_question[end:]
+    # "at the June 2013 FOMC meeting": the names after the date, then the occasion's noun.
+    if (noun_after := re.match(r"(?:\s+[A-Z][\w-]*)*\s+([a-z][\w-]*)\b", after)) and occasion_noun(noun_after[1]):
+        noun, after = noun_after[1].lower(), after[noun_after.end() :]
+    return " ".join(f"{before}the {noun} {direction} {back}{after}".split())
 
 
 def _at_the_occasion(rest: str, last_question: str, last: list[PeriodMention]) -> str | None:

@@ -14,6 +14,7 @@ from core.orchestrator.support import TOP_PASSAGES, content_terms, found_terms, 
 from core.ports import DocumentRegistry, Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
 from core.understanding.abbreviations import spelled_out
+from core.understanding.periods import nearest_occasion
 
 # The structured route answers alone only when its query covers at least this share of the
 # question's content words; otherwise rows can only join the text evidence.
@@ -76,6 +77,11 @@ class Planner:
         filters = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
         stats = await self._backend.stats(filters)
         vocabulary = await self._vocabulary(state.collections, stats.documents)
+        if vocabulary is not None and (
+            day := nearest_occasion(plan.original_query, plan.date_start, plan.date_end, vocabulary.dates)
+        ):
+            # "The meeting after June 2013": the first date the documents carry after June, not all of them.
+            plan = plan.model_copy(update={"date_start": day, "date_end": day, "requested_years": [day.year]})
         asked = plan.revised_query
         spelled = spelled_out(asked, vocabulary.abbreviations) if vocabulary is not None else asked
         if spelled != asked:

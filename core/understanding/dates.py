@@ -21,9 +21,11 @@ DATEPARSER_LOCK = threading.Lock()
 caller in the process (questions here, document dates in the loaders) parses under this lock."""
 
 _SETTINGS = {"PREFER_DAY_OF_MONTH": "first", "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
-_PERIOD = rf"(?:(?:{MONTH})\.?\s+)?{YEAR}"
+_PERIOD = rf"(?:(?:{MONTH})\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[\u2013-]\s*\d{{1,2}})?,?\s+)?)?{YEAR}"
 _BETWEEN = re.compile(rf"\b(?:between|from)\s+({YEAR})\s+(?:and|to|until|through)\s+({YEAR})\b", re.IGNORECASE)
-_SINCE = re.compile(rf"\b(?:since|after)\s+({_PERIOD})\b", re.IGNORECASE)
+_SINCE = re.compile(rf"\b(since|after)\s+({_PERIOD})\b", re.IGNORECASE)
+"""The start of an open window: "since March 2022" counts March, "after March 2022" begins when March
+ends (general case: "the meeting after June 2013" is not June's)."""
 _BEFORE = re.compile(rf"\b(?:before|until|up to)\s+({_PERIOD})\b", re.IGNORECASE)
 _MONTH_YEAR = re.compile(rf"\b(?:{MONTH})\.?\s+{YEAR}\b", re.IGNORECASE)
 _MONTH_SPAN = re.compile(rf"\b({MONTH})\.?\s*[/\u2013-]\s*({MONTH})\.?\s+({YEAR})\b", re.IGNORECASE)
@@ -142,9 +144,10 @@ def date_hints(text: str, today: dt.date) -> DateHints:
     if named := quarters(text, read_date):
         quarter, year = named[0]
         return _window(*quarter_window(quarter, year), [year])
-    if (match := _SINCE.search(text)) and (period := read_period(match[1], today)):
-        return _window(period.start, None, list(range(period.start.year, today.year + 1)))
-    if (match := _BEFORE.search(text)) and (period := read_period(match[1], today)):
+    if (match := _SINCE.search(text)) and (period := _day_span(match[2]) or read_period(match[2], today)):
+        start = period.end + dt.timedelta(days=1) if match[1].lower() == "after" else period.start
+        return _window(start, None, list(range(start.year, today.year + 1)))
+    if (match := _BEFORE.search(text)) and (period := _day_span(match[1]) or read_period(match[1], today)):
         return _window(None, period.start - dt.timedelta(days=1), [])
     if span := _day_span(text):
         return _window(span.start - DAY_MARGIN, span.end + DAY_MARGIN, [span.start.year])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.text import STOPWORDS
@@ -81,6 +81,14 @@ _OCCASION = re.compile(
 )
 
 
+_DATE_PHRASE = re.compile(rf"\b(?:{_DATED})\b", re.IGNORECASE)
+
+
+def date_phrases(text: str) -> list[tuple[int, int]]:
+    """Where `text` writes a date whole, as (start, end): "May 9, 2007", "June 2013", "FY 2018"."""
+    return [m.span() for m in _DATE_PHRASE.finditer(text)]
+
+
 def occasions(question: str) -> set[str]:
     """Nouns a date picks out as the occasion of the question, lower-cased: "meeting" in "at the July
     2023 meeting", "filing" in "from Orchard's Q3 2022 filing".
@@ -103,6 +111,51 @@ def _dated_occasions(question: str) -> list[re.Match[str]]:
     """The occasion phrases of `question` whose noun is a word of content: "of the 2022 and 2024
     policies" dates two policies, not an occasion called "and"."""
     return [m for m in _OCCASION.finditer(question) if m["noun"].lower() not in STOPWORDS]
+
+
+_NEAREST = re.compile(
+    r"\bthe\s+(?:(?:next|first|following|subsequent|last|previous|prior|preceding)\s+)?(?P<noun>[a-z][\w-]*)\s+"
+    rf"(?P<bound>after|before)\s+(?:the\s+)?(?:{_DATED})\b",
+    re.IGNORECASE,
+)
+_SPANS = frozenset(
+    {"year", "years", "quarter", "quarters", "month", "months", "week", "weeks", "day", "days", "time", "calendar"}
+)
+"""Spans of time: "the year after 2006" is a year, not the next document's occasion."""
+
+
+def nearest_occasion(
+    question: str, start: dt.date | None, end: dt.date | None, dates: Sequence[dt.date]
+) -> dt.date | None:
+    """The date of the occasion a question names by its neighbour ("the meeting after June 2013",
+    "the statement before May 9, 2007", "the one after June 2023"): of the documents' `dates`, the
+    first inside the window that opens after the date named (`start`, no `end`), or the last inside
+    the one that closes before it. None when the question names no such occasion.
+
+    General case: records of occasions (meetings, filings, reports) are dated by the occasion; the
+    one after another is the next date the documents carry, whatever the calendar between them."""
+    match = _by_neighbour(question)
+    if match is None:
+        return None
+    if match["bound"].lower() == "after":
+        return min((d for d in dates if d >= start), default=None) if start and not end else None
+    return max((d for d in dates if d <= end), default=None) if end and not start else None
+
+
+def names_neighbour(question: str) -> bool:
+    """True when a question names an occasion by its neighbour (`nearest_occasion`)."""
+    return _by_neighbour(question) is not None
+
+
+def occasion_noun(noun: str) -> bool:
+    """True for a noun that may name an occasion ("meeting", "statement", "report", "one"); not a span
+    of time ("the next fiscal year", "the day after") nor another stop-word."""
+    lowered = noun.lower()
+    return lowered == "one" or lowered not in _SPANS | PERIOD_WORDS | STOPWORDS
+
+
+def _by_neighbour(question: str) -> re.Match[str] | None:
+    return next((m for m in _NEAREST.finditer(question) if occasion_noun(m["noun"])), None)
 
 
 _BOUNDS = frozenset({"after", "before", "since", "to"})

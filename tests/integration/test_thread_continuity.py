@@ -1,9 +1,10 @@
 """A question in a thread about someone the last reply named keeps the last question's meeting (real
 model, written documents).
 
-Written for the test: the minutes of two meetings of a committee where the same member dissented,
+Written for the test: the minutes of three meetings of a committee where the same member dissented,
 for a different reason each time. "ok and what was Whitlock's reasoning?" after "who voted against
-… at the June 2004 meeting?" asks about June: August's reason, the newer one, is the wrong answer.
+… at the June 2004 meeting?" asks about June: August's reason, the newer one, is the wrong answer;
+"and at the next meeting?" asks about August, not every meeting after June.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ NOW = dt.datetime(2005, 1, 10, 9, 0, tzinfo=dt.UTC)
 REASONS = {
     "2004-06-30-minutes.txt": ("June 29-30, 2004", "she judged that price pressures in shipping were still contained"),
     "2004-08-10-minutes.txt": ("August 10, 2004", "she preferred to wait for firmer evidence on dockside hiring"),
+    "2004-09-21-minutes.txt": ("September 21, 2004", "she saw freight demand cooling faster than staff expected"),
 }
 
 
@@ -41,7 +43,7 @@ async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
         )
     application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("thread-data"), fixed_now=NOW))
     report = await application.ingestor.ingest([folder])
-    assert report.ok and len(report.added) == 2
+    assert report.ok and len(report.added) == 3
     yield application
     await application.close()
 
@@ -73,6 +75,25 @@ async def test_a_question_about_someone_the_reply_named_keeps_the_meeting(app: A
         (
             "Who voted against the action at the June 29-30, 2004 meeting, and why?",
             "and at the one in early August?",
+            "2004-08-10-minutes.txt",
+            "dockside hiring",
+        ),
+        # Before: "the next meeting" was no period; the question was read with no date at all.
+        (
+            "Who voted against the action at the June 29-30, 2004 meeting, and why?",
+            "and at the next meeting?",
+            "2004-08-10-minutes.txt",
+            "dockside hiring",
+        ),
+        (
+            "Who voted against the action at the September 21, 2004 meeting, and why?",
+            "ok and at the meeting before that one?",
+            "2004-08-10-minutes.txt",
+            "dockside hiring",
+        ),
+        (
+            "Who voted against the action at the June 29-30, 2004 meeting?",
+            "did she dissent again at the following meeting? on what grounds?",
             "2004-08-10-minutes.txt",
             "dockside hiring",
         ),

@@ -132,6 +132,34 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "Which grants did the board approve in FY 2019?",
         ),
+        # the occasion next to the last one, named by its neighbour (the planner finds its date):
+        # the last question about it, in the last question's noun for it …
+        ("and at the next meeting after that?", MARCH, [], "What did the Fed decide at the meeting after March 2023?"),
+        (
+            "ok and at the one after that?",
+            "what did the fomc do with rates at the june 2023 meeting?",
+            [],
+            "what did the fomc do with rates at the meeting after june 2023?",
+        ),
+        (
+            "and in the statement from the next meeting?",
+            "How did the FOMC describe the labor market in its September 16, 2003 statement?",
+            [],
+            "How did the FOMC describe the labor market in the statement after September 16, 2003?",
+        ),
+        # … or a question of its own about it, the last question's names beside its pronoun
+        (
+            "did he dissent again at the next meeting? on what grounds?",
+            "Why did Lacker dissent at the September 2006 meeting?",
+            [],
+            "did he dissent again at the meeting after September 2006 (Lacker)? on what grounds?",
+        ),
+        (
+            "and the statement from the meeting before that - how did it describe recent indicators?",
+            "What did the May 9, 2007 statement say about growth?",
+            [],
+            "the statement from the meeting before May 9, 2007 - how did it describe recent indicators?",
+        ),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
@@ -153,7 +181,6 @@ def test_a_follow_up_is_the_last_question_with_what_changed(
         ("and the year after that?", "List all receipts", []),  # nothing to count from
         # several names and none that the facets resolved: which one to replace is not known
         ("Same question for the HHS plan.", DOL, []),
-        ("and at the next meeting after that?", MARCH, []),  # a meeting is no unit to count in
         ("Who signed that report?", MARCH, []),  # "report" is not the occasion the last question dated
         ("the year before I joined?", FY18, ["OPM"]),  # more than a counted period
         ("what about it?", FY18, ["OPM"]),  # no subject of its own

@@ -18,6 +18,7 @@ from core.understanding import (
     quarters,
     years,
 )
+from core.understanding.periods import names_neighbour, nearest_occasion
 
 TODAY = dt.date(2026, 11, 21)
 D = dt.date
@@ -32,6 +33,11 @@ D = dt.date
         ("policies since March 2022", D(2022, 3, 1), None, [2022, 2023, 2024, 2025, 2026]),
         ("policies since 2024", D(2024, 1, 1), None, [2024, 2025, 2026]),
         ("rules before May 2023", None, D(2023, 4, 30), []),
+        # "after" a period begins when it ends; a day, or a span of days, bounds a window too
+        ("policies after March 2022", D(2022, 4, 1), None, [2022, 2023, 2024, 2025, 2026]),
+        ("the meeting after September 16, 2003", D(2003, 9, 17), None, list(range(2003, 2027))),
+        ("the meeting after June 29-30, 2004", D(2004, 7, 1), None, list(range(2004, 2027))),
+        ("the statement before May 9, 2007", None, D(2007, 5, 8), []),
         ("receipts from 2 months ago", D(2026, 9, 1), D(2026, 9, 30), [2026]),
         ("spend last month", D(2026, 10, 1), D(2026, 10, 31), [2026]),
         ("spend last quarter", D(2026, 7, 1), D(2026, 9, 30), [2026]),
@@ -123,6 +129,23 @@ def test_relative_dates_follow_the_clock() -> None:
 def test_latest_and_current_prefer_new_documents_without_a_filter(text: str) -> None:
     hints = date_hints(text, TODAY)
     assert (hints.year_mode, hints.date_start, hints.recent_year_window) == ("none", None, 1)
+
+
+def test_an_occasion_named_by_its_neighbour_is_the_nearest_date_the_documents_carry() -> None:
+    dates = [D(2004, 6, 29), D(2004, 8, 10), D(2004, 9, 21)]
+
+    def nearest(text: str) -> dt.date | None:
+        hints = date_hints(text, TODAY)
+        return nearest_occasion(text, hints.date_start, hints.date_end, dates)
+
+    assert nearest("what did they do at the meeting after June 2004?") == D(2004, 8, 10)
+    assert nearest("and the one after June 29-30, 2004?") == D(2004, 8, 10)
+    assert nearest("the statement before September 21, 2004") == D(2004, 8, 10)
+    assert nearest("what did they do at the next meeting after September 2004?") is None  # none carried
+    # A span of time, or a window that is no neighbour's, is not narrowed to one date.
+    assert nearest("what happened in the year after 2003?") is None
+    assert nearest("what happened after June 2004?") is None
+    assert names_neighbour("at the meeting after June 2004") and not names_neighbour("after June 2004")
 
 
 def test_no_date_means_no_window() -> None:
