@@ -40,8 +40,8 @@ def measure_missing(state: GraphState, body: str, cited_text: str, cited: set[st
         return f"the sources found give no count of {' '.join(what)}"
     if asks_share(question) and not states_share(body):
         return "the answer states no percentage or share, which the question asks for"
-    if asks_date(question) and not states_date(body):
-        return "the answer states no date, which the question asks for"
+    if asks_date(question) and not dates_it(question, body, _titles(state, cited)):
+        return "the answer states no date of what the question asks about"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
         return f"the sources give no figure for {item}, which the question asks for"
@@ -88,12 +88,40 @@ def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
-    titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
-    named = {without_clitic(w).lower() for w in written_words(question)[1:] if w[:1].isupper()}
-    others = [t for t in content_terms(question) if stem(t) not in nouns and t not in titles | named]
+    others = [
+        t for t in content_terms(question) if stem(t) not in nouns and t not in _titles(state, cited) | _named(question)
+    ]
     if counts_unit(nouns):
         others = []
     return any(
         counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))
         for s in split_sentences(cited_text)
     )
+
+
+def dates_it(question: str, body: str, titles: set[str]) -> bool:
+    """True when the answer states a date in a sentence about what "on what date …" asks: one that
+    carries a word of the question besides its names, the cited titles' words and the date words
+    ("date", "day", "exact").
+
+    General case: the answer to "on what date did X" is a date said of X; a date in a sentence about
+    something else ("OPM scheduled one review in February 2020" beside "ES issued the Schedule A
+    authority", the next meeting's date beside "the rules announced in October") does not date X.
+    A question with no such word is answered by any date (`states_date`)."""
+    terms = [t for t in content_terms(question) if t not in titles | _named(question) | _DATE_WORDS]
+    if not terms:
+        return states_date(body)
+    return any(states_date(s) and found_terms(terms, s) for s in split_sentences(body))
+
+
+_DATE_WORDS = frozenset({"date", "day", "exact", "exactly", "calendar", "specific"})
+
+
+def _named(question: str) -> set[str]:
+    """The question's names, lower-cased, possessive or not ("OPM's"): its capitalised words after the first."""
+    return {without_clitic(w).lower() for w in written_words(question)[1:] if w[:1].isupper()}
+
+
+def _titles(state: GraphState, cited: set[str]) -> set[str]:
+    """The words of the cited passages' titles, lower-cased: every passage of their documents carries them."""
+    return {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}

@@ -10,6 +10,7 @@ from core.fusion import reciprocal_rank_fusion
 from core.knowledge import SearchHit, Segment
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.extractive import echoes, readable
+from core.orchestrator.measures import dates_it
 from core.orchestrator.routes import hits_to_evidence
 from core.orchestrator.support import (
     acronym_spelled,
@@ -216,6 +217,16 @@ def test_a_count_asked_in_round_figures_counts_what_follows_the_scale() -> None:
     assert counts("About $120 billion moved out of prime funds.", dollars)
     # Before, "billions" was what was counted, and a date's day counted it by another word.
     assert not counts("Reforms took effect on October 14 and assets shifted out of prime funds.", dollars)
+
+
+def test_on_what_date_is_answered_by_a_date_said_of_what_it_asks() -> None:
+    question = "On what date did OPM issue the Schedule A hiring authority?"
+    assert dates_it(question, "ES issued the Schedule A hiring authority on March 20, 2020. [1]", set())
+    # Before: any date in the answer was the date asked, here another event's.
+    assert not dates_it(
+        question, "ES issued the Schedule A hiring authority. [1] OPM scheduled one review in February 2020. [2]", set()
+    )
+    assert dates_it("On what date?", "The notice is dated June 3, 2021.", set())  # nothing else asked: any date
 
 
 def test_a_word_written_without_its_vowels_contracts_it() -> None:
