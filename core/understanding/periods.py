@@ -96,9 +96,13 @@ def occasions(question: str) -> set[str]:
     General case: a noun that a date modifies, after a preposition, names the meeting, report or
     filing the date window (or the documents' period labels) has chosen; the passages of that
     document need not repeat it, no more than they repeat the date. The thing asked for is not in such
-    a phrase: without the preposition ("what was the Q3 2022 margin?") the noun is what is asked.
+    a phrase: without the preposition ("what was the Q3 2022 margin?") the noun is what is asked. So
+    does a date that names an occasion by its neighbour ("at the meeting after June 2013").
     """
-    return {m["noun"].lower() for m in _dated_occasions(question)}
+    neighbour = _by_neighbour(question)  # "at the meeting after June 2013" (`nearest_occasion`)
+    return {m["noun"].lower() for m in _dated_occasions(question)} | (
+        {neighbour["noun"].lower()} if neighbour else set()
+    )
 
 
 def occasion_dates(question: str) -> list[str]:

@@ -62,6 +62,18 @@ async def test_the_meeting_a_date_names_is_no_field_of_a_table(app: App) -> None
     assert "committee.example" not in result.answer
 
 
+async def test_the_meeting_after_a_date_is_the_next_one_the_documents_carry(app: App) -> None:
+    # Before: "after June 2004" opened a window from June 1 on, and "meeting", no occasion there, matched
+    # the log's `meeting_date` column: the log's rows were the answer.
+    result = await ask(app, "What did the Committee do at the meeting after June 2004?", now=NOW)
+    assert result.route.route != "structured" and result.table is None
+    assert result.plan is not None and result.plan.date_start == result.plan.date_end == dt.date(2004, 8, 10)
+    assert result.kind == "answer", result.answer
+    records = {r.doc_id: Path(r.source_path).name for r in await app.storage.registry.list_documents()}
+    assert {records[c.doc_id] for c in result.citations} == {"2004-08-10-statement.txt"}
+    assert "1-1/2 percent" in result.answer and "committee.example" not in result.answer
+
+
 async def test_the_occasion_is_not_required_of_the_answer(app: App) -> None:
     result = await ask(app, "What was the overnight rate target after the August 2004 meeting?", now=NOW)
     assert result.kind == "answer", result.answer
