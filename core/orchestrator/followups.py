@@ -250,7 +250,10 @@ def _neighbour(rest: str, last_question: str, last: list[PeriodMention]) -> str 
         return None
     noun = (match["n1"] or match["n2"]).lower()
     direction = "before" if re.fullmatch(_EARLIER, match["d1"] or match["d2"], re.IGNORECASE) else "after"
-    start, end = next(iter(date_phrases(last_question)), (last[0].start, last[0].end))
+    # The occasion's date ("… for July 1995 cited in the minutes of the August 1995 meeting"), else the first.
+    spans, dated = date_phrases(last_question), set(occasion_dates(last_question))
+    first = spans[0] if spans else (last[0].start, last[0].end)
+    start, end = next((s for s in spans if last_question[s[0] : s[1]] in dated), first)
     back = last_question[start:end]
     if _OWN_ASK.search(rest):
         own = _replace(rest, match.start(), match.end(), f"the {noun} {direction} {back}")

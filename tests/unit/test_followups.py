@@ -147,6 +147,13 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "How did the FOMC describe the labor market in the statement after September 16, 2003?",
         ),
+        # … counted from the occasion's date, not from another date the last question names
+        (
+            "and at the next meeting?",
+            "What rate for July 1995 is cited in the minutes of the August 1995 meeting?",
+            [],
+            "What rate for July 1995 is cited in the minutes of the meeting after August 1995?",
+        ),
         # … or a question of its own about it, the last question's names beside its pronoun
         (
             "did he dissent again at the next meeting? on what grounds?",
