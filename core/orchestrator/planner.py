@@ -8,13 +8,13 @@ from core.calibration import Calibration
 from core.contracts import ExecutionPlan, IntakeResult, RouteDecision, SearchFilters
 from core.llm.gateway import LlmGateway
 from core.orchestrator.state import GraphState
-from core.orchestrator.steering import Steering, Vocabulary, steer
+from core.orchestrator.steering import Steering, Vocabulary, named_kind, steer
 from core.orchestrator.structured import StructuredPlanner, StructuredQuery, aggregate_of
 from core.orchestrator.support import TOP_PASSAGES, content_terms, found_terms, passages_support, support_score
 from core.ports import DocumentRegistry, Embedder, Embeddings, SearchBackend
 from core.prompts import route as route_prompt
 from core.understanding.abbreviations import spelled_out
-from core.understanding.periods import nearest_occasion
+from core.understanding.periods import names_neighbour, neighbour_window
 
 # The structured route answers alone only when its query covers at least this share of the
 # question's content words; otherwise rows can only join the text evidence.
@@ -77,11 +77,16 @@ class Planner:
         filters = SearchFilters(collections=state.collections, doc_ids=state.focus_doc_ids)
         stats = await self._backend.stats(filters)
         vocabulary = await self._vocabulary(state.collections, stats.documents)
-        if vocabulary is not None and (
-            day := nearest_occasion(plan.original_query, plan.date_start, plan.date_end, vocabulary.dates)
-        ):
+        if vocabulary is not None and names_neighbour(plan.original_query):
             # "The meeting after June 2013": the first date the documents carry after June, not all of them.
-            plan = plan.model_copy(update={"date_start": day, "date_end": day, "requested_years": [day.year]})
+            kind = named_kind(plan.original_query, vocabulary)
+            kind_dates = sorted({day for d, day in vocabulary.dated.items() if d in kind})
+            window = neighbour_window(plan.original_query, plan.date_start, plan.date_end, vocabulary.dates, kind_dates)
+            if window is not None:
+                years = sorted({window[0].year, window[1].year})
+                plan = plan.model_copy(
+                    update={"date_start": window[0], "date_end": window[1], "requested_years": years}
+                )
         asked = plan.revised_query
         spelled = spelled_out(asked, vocabulary.abbreviations) if vocabulary is not None else asked
         if spelled != asked:

@@ -157,7 +157,8 @@ class Vocabulary:
         self.facets: dict[str, DocumentFacets] = {d.doc_id: d.facets for d in documents if d.facets is not None}
         self.topics: dict[str, bool] = {}  # a form's topic test, once per vocabulary
         self.total = len(documents)
-        self.dates = sorted({d.date for d in documents if d.date is not None})  # the occasions' dates
+        self.dated = {d.doc_id: d.date for d in documents if d.date is not None}  # the occasions' dates
+        self.dates = sorted(set(self.dated.values()))
         self.kinds: dict[str, set[str]] = {}  # the kinds a collection's index gives, with their documents
         for doc_id, facets in self.facets.items():
             if facets.kind and facets.kind_from == "index":

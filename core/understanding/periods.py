@@ -146,6 +146,28 @@ def nearest_occasion(
     return max((d for d in dates if d <= end), default=None) if end and not start else None
 
 
+def neighbour_window(
+    question: str, start: dt.date | None, end: dt.date | None, dates: Sequence[dt.date], kind_dates: Sequence[dt.date]
+) -> tuple[dt.date, dt.date] | None:
+    """The window of an occasion named by its neighbour (`nearest_occasion`): its own date; or, when
+    the question names a kind of document (`kind_dates`: the dates that kind carries, empty when it
+    names none) and no such document is of that date, the span from the occasion it is named by to it.
+
+    General case: the records of an occasion speak of the next and the last one (minutes state when
+    the next meeting is to be held, a statement recalls the last decision); asked "per the minutes"
+    of the meeting after June when only the June minutes are kept, those minutes are the evidence."""
+    day = nearest_occasion(question, start, end, dates)
+    if day is None:
+        return None
+    if not kind_dates or day in kind_dates:
+        return day, day
+    if start is not None and not end:
+        anchor = max((d for d in dates if d < start), default=day)
+        return anchor, day
+    anchor = min((d for d in dates if end is not None and d > end), default=day)
+    return day, anchor
+
+
 def names_neighbour(question: str) -> bool:
     """True when a question names an occasion by its neighbour (`nearest_occasion`)."""
     return _by_neighbour(question) is not None

@@ -18,7 +18,7 @@ from core.understanding import (
     quarters,
     years,
 )
-from core.understanding.periods import names_neighbour, nearest_occasion
+from core.understanding.periods import names_neighbour, nearest_occasion, neighbour_window
 
 TODAY = dt.date(2026, 11, 21)
 D = dt.date
@@ -146,6 +146,23 @@ def test_an_occasion_named_by_its_neighbour_is_the_nearest_date_the_documents_ca
     assert nearest("what happened in the year after 2003?") is None
     assert nearest("what happened after June 2004?") is None
     assert names_neighbour("at the meeting after June 2004") and not names_neighbour("after June 2004")
+
+
+def test_a_neighbour_asked_of_a_kind_it_lacks_is_read_in_the_records_it_is_named_by() -> None:
+    dates = [D(2004, 6, 30), D(2004, 8, 10), D(2004, 9, 21)]
+    minutes = [D(2004, 6, 30), D(2004, 9, 21)]  # the August meeting kept its statement only
+
+    def window(text: str, kind_dates: list[dt.date]) -> tuple[dt.date, dt.date] | None:
+        hints = date_hints(text, TODAY)
+        return neighbour_window(text, hints.date_start, hints.date_end, dates, kind_dates)
+
+    # The June minutes say when the next meeting is to be held.
+    asked = "When was the meeting after June 2004 to be held, per the minutes?"
+    assert window(asked, minutes) == (D(2004, 6, 30), D(2004, 8, 10))
+    assert window("what did the statement of the meeting after June 2004 say?", dates) == (D(2004, 8, 10),) * 2
+    assert window("what did they do at the meeting after June 2004?", []) == (D(2004, 8, 10),) * 2
+    assert window("the minutes of the meeting before September 21, 2004", minutes) == (D(2004, 8, 10), D(2004, 9, 21))
+    assert window("what happened after June 2004?", minutes) is None
 
 
 def test_no_date_means_no_window() -> None:
