@@ -84,18 +84,20 @@ def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[
     there are ("the operators and employees of DHS perform difficult work"). The question's names
     (possessive or not: "OPM's") and the cited titles' words are not such words: every passage of
     the document carries them. Money and time are counted only in their units (`counts_unit`): "how
-    many dollars of funding" is not answered by "funding to support 163 FTE staff"."""
+    many dollars of funding" is not answered by "funding to support 163 FTE staff"; and only in a
+    sentence that carries such a word, as a date must be said of what it dates (`dates_it`): "how
+    many dollars went to cash-for-clunkers" is not answered by a sum of agency-debt purchases."""
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
     others = [
         t for t in content_terms(question) if stem(t) not in nouns and t not in _titles(state, cited) | _named(question)
     ]
+    sentences = split_sentences(cited_text)
     if counts_unit(nouns):
-        others = []
+        return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
     return any(
-        counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s)))
-        for s in split_sentences(cited_text)
+        counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s))) for s in sentences
     )
 
 

@@ -2,7 +2,7 @@
 unrelated lines, no answer without the date asked).
 
 Two agencies' annual reports, written for this test, in which "label: value" lines mention staff
-and one of them states its headcount, and an inspection log whose rows are records.
+and one of them states its headcount and a sum spent, and an inspection log whose rows are records.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ Headquarters: Quay Street 4, Porthaven
 Workforce: As of June 2025, the Harbor Agency had about 1,240 employees.
 Employee training: every pilot completes forty hours a year
 Employee survey: run each spring by an outside firm
+Budget: the agency spent $3.1 million on dredging in 2025.
 
 # Dredging
 
@@ -93,6 +94,17 @@ async def test_a_headcount_no_report_states_is_not_answered_with_a_count(app: Ap
     # Its lines about employees count nothing: no answer, not an answer about employee training.
     assert result.kind == "uncertainty", result.answer
     assert result.assessment is not None and "count of employees" in (result.assessment.withheld or "")
+
+
+async def test_how_many_dollars_is_a_sum_said_of_what_is_asked(app: App) -> None:
+    spent = await ask(app, "How many dollars did the Harbor Agency spend on dredging in 2025?", now=NOW)
+    assert spent.kind == "answer", spent.answer
+    assert "$3.1 million" in spent.answer
+    # The report's one sum is of dredging, on the line after the survey's: no sum of the survey.
+    # Before: any sum in the cited passage counted dollars, and the dredging sum was the answer.
+    survey = await ask(app, "How many dollars did the Harbor Agency spend on its employee survey?", now=NOW)
+    assert survey.kind == "uncertainty", survey.answer
+    assert survey.assessment is not None and "count of dollars" in (survey.assessment.withheld or "")
 
 
 async def test_records_are_counted_and_grouped_by_a_field_they_have(app: App) -> None:
