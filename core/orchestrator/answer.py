@@ -38,6 +38,8 @@ from core.understanding import question_parts
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
 CITATION_MARK = synthesis_prompt.MARK
+_CLOSING_MARKS = re.compile(rf"(?:\s*{CITATION_MARK.pattern})+\s*(?=[A-Z\d]|$)")
+"""Citation marks that close a statement (the next one or the end follows), with the space around them."""
 
 
 class AnswerWriter:
@@ -140,7 +142,9 @@ class AnswerWriter:
         draft = state.draft
         cited = {c.chunk_id for c in draft.citations}
         cited_text = " ".join(_cited_text(e) for e in state.evidence if e.chunk_id in cited)
-        body = CITATION_MARK.sub("", draft.text)
+        # Each cited statement its own paragraph: a field ("Employee survey: run each spring") ends
+        # at its mark, not at the next full stop (`measures`: a count is read in its own sentence).
+        body = CITATION_MARK.sub("", _CLOSING_MARKS.sub("\n\n", draft.text)).strip()
         if state.table is not None and state.route is not None and state.route.route == "structured":
             body += "\n" + "\n".join(" ".join(row) for row in state.table.rows[:5])
         original, revised = state.plan.original_query, state.plan.revised_query
@@ -260,7 +264,7 @@ class AnswerWriter:
         if words < self._calibration.coverage:
             threshold = self._calibration.coverage
             return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
-        return measure_missing(state, body, cited_text, cited)
+        return measure_missing(state, body, cited)
 
 
 def _full_names(state: GraphState) -> list[Name]:

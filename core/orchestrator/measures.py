@@ -28,15 +28,15 @@ from core.understanding.answers import (
 )
 
 
-def measure_missing(state: GraphState, body: str, cited_text: str, cited: set[str]) -> str | None:
+def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None:
     """Why the answer does not give the measure asked (None when it does or none is asked): no count
-    of X in the cited text for "how many X" (`gives_count`), no share in the answer for "what share
+    of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`). Rows a structured query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
     question = state.plan.original_query
     what = counted(question)
-    if what and not gives_count(state, cited_text, cited, what):
+    if what and not gives_count(state, body, cited, what):
         return f"the sources found give no count of {' '.join(what)}"
     if asks_share(question) and not states_share(body):
         return "the answer states no percentage or share, which the question asks for"
@@ -75,8 +75,8 @@ def unfilled_item(question: str, texts: list[str]) -> str | None:
     return None
 
 
-def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[str]) -> bool:
-    """True when the cited text answers "how many X": a sentence counts X (`counts`), or counts
+def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) -> bool:
+    """True when the answer (`body`) says how many X: a sentence counts X (`counts`), or counts
     something in words the question also asks with ("will enroll a total of 420 subjects" for "how
     many patients will the trial enroll?": the noun differs, the ask is the same).
 
@@ -86,14 +86,16 @@ def gives_count(state: GraphState, cited_text: str, cited: set[str], what: list[
     the document carries them. Money and time are counted only in their units (`counts_unit`): "how
     many dollars of funding" is not answered by "funding to support 163 FTE staff"; and only in a
     sentence that carries such a word, as a date must be said of what it dates (`dates_it`): "how
-    many dollars went to cash-for-clunkers" is not answered by a sum of agency-debt purchases."""
+    many dollars went to cash-for-clunkers" is not answered by a sum of agency-debt purchases. The
+    count is read in the answer, not anywhere in the passages it cites: an answer of sentences about
+    a shutdown gives no number of workers furloughed, whatever figure the rest of its passage holds."""
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
     others = [
         t for t in content_terms(question) if stem(t) not in nouns and t not in _titles(state, cited) | _named(question)
     ]
-    sentences = split_sentences(cited_text)
+    sentences = split_sentences(body)
     if counts_unit(nouns):
         return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
     return any(

@@ -77,6 +77,23 @@ def test_a_how_many_question_needs_a_count_of_what_it_counts() -> None:
     assert _asked("How many inspector receipts are there?", "Number of matching rows: 7", route="structured") is None
 
 
+def test_the_count_is_read_in_the_answer_not_anywhere_in_its_passages() -> None:
+    question = "The minutes talk about the shutdown - how many federal workers were furloughed?"
+    cited = "The government shutdown weighed on spending. During the shutdown, 14 agencies closed their offices."
+    answer = "The government shutdown weighed on spending."
+    # Before: the passage's other sentence, a figure beside "shutdown", was the count.
+    reason = _asked(question, cited, answer=answer)
+    assert reason is not None and "count of federal workers" in reason
+    assert (
+        _asked(
+            question,
+            cited + " About 800,000 federal workers were furloughed.",
+            answer=answer + " About 800,000 federal workers were furloughed.",
+        )
+        is None
+    )
+
+
 def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> None:
     # "subjects" for "patients": the sentence writes what the question asks, "enroll", with a count
     enrolled = "The study will enroll a total of 420 subjects at 60 sites."
