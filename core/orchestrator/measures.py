@@ -8,6 +8,7 @@ figure, or none, say something else about X.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from core.orchestrator.asked_names import NUMBERED
 from core.orchestrator.state import GraphState
@@ -38,8 +39,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     what = counted(question)
     if what and not gives_count(state, body, cited, what):
         return f"the sources found give no count of {' '.join(what)}"
-    if asks_share(question) and not states_share(body):
-        return "the answer states no percentage or share, which the question asks for"
+    if asks_share(question) and not shares_it(question, body, _titles(state, cited)):
+        return "the answer states no percentage or share of what the question asks about"
     if asks_date(question) and not dates_it(question, body, _titles(state, cited)):
         return "the answer states no date of what the question asks about"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
@@ -112,13 +113,31 @@ def dates_it(question: str, body: str, titles: set[str]) -> bool:
     something else ("OPM scheduled one review in February 2020" beside "ES issued the Schedule A
     authority", the next meeting's date beside "the rules announced in October") does not date X.
     A question with no such word is answered by any date (`states_date`)."""
-    terms = [t for t in content_terms(question) if t not in titles | _named(question) | _DATE_WORDS]
+    return _said_of(question, body, titles | _DATE_WORDS, states_date)
+
+
+def shares_it(question: str, body: str, titles: set[str]) -> bool:
+    """True when the answer states a share (`states_share`) in a sentence about what "what share /
+    percentage of X" asks: one that carries a word of the question besides its names, the cited
+    titles' words and the share words.
+
+    General case: as a date must be said of what it dates (`dates_it`), the proportion asked is one
+    said of X; a percent in a sentence about something else ("equity prices fell 5 percent" beside
+    the bank whose shares were asked about) is another proportion."""
+    return _said_of(question, body, titles | _SHARE_WORDS, states_share)
+
+
+def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
+    """True when a sentence of `body` `states` what is asked and carries a word of the question
+    besides its names and the `free` words; any sentence that states it, when the question has none."""
+    terms = [t for t in content_terms(question) if t not in free | _named(question)]
     if not terms:
-        return states_date(body)
-    return any(states_date(s) and found_terms(terms, s) for s in split_sentences(body))
+        return states(body)
+    return any(states(s) and found_terms(terms, s) for s in split_sentences(body))
 
 
 _DATE_WORDS = frozenset({"date", "day", "exact", "exactly", "calendar", "specific"})
+_SHARE_WORDS = frozenset({"percent", "percentage", "share", "proportion", "fraction", "exact", "exactly", "specific"})
 
 
 def _named(question: str) -> set[str]:

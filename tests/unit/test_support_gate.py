@@ -142,6 +142,10 @@ def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     cited = "Inspections found violations at 12 berths. Staff turnover was 9 percent."
     assert _asked(question, cited, answer="Inspections found violations at 12 berths.") is not None
     assert _asked("What was the closing share price?", about) is None  # a price, not a share of something
+    # A share said of something else beside the inspections is not the share asked.
+    # Before: any percent in the answer was the share.
+    beside = "Harbour inspections found violations at 12 berths. Staff turnover was 9 percent."
+    assert _asked(question, beside) is not None
 
 
 def test_a_figure_written_without_its_leading_zero_keeps_its_point() -> None:
