@@ -39,7 +39,9 @@ NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
 CITATION_MARK = synthesis_prompt.MARK
 _CLOSING_MARKS = re.compile(rf"(?:\s*{CITATION_MARK.pattern})+\s*(?=[A-Z\d]|$)")
-"""Citation marks that close a statement (the next one or the end follows), with the space around them."""
+"""Citation marks that close a statement (the next one or the end follows), with the space around them:
+every draft, extractive or a model's, marks each statement it cites, so a mark ends a statement
+whatever punctuation its source gave it (a form's field, a table row)."""
 
 
 class AnswerWriter:

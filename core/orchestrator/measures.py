@@ -136,8 +136,11 @@ def _said_of(question: str, body: str, free: set[str], states: Callable[[str], b
     return any(states(s) and found_terms(terms, s) for s in split_sentences(body))
 
 
-_DATE_WORDS = frozenset({"date", "day", "exact", "exactly", "calendar", "specific"})
-_SHARE_WORDS = frozenset({"percent", "percentage", "share", "proportion", "fraction", "exact", "exactly", "specific"})
+# Words that only ask for the measure (the nouns of `answers._DATE_ASK` and `answers._SHARE_ASK`, and
+# how precisely): a source answers them with a date or a proportion, not by repeating them.
+_PRECISELY = frozenset({"exact", "exactly", "specific"})
+_DATE_WORDS = _PRECISELY | {"date", "day", "calendar"}
+_SHARE_WORDS = _PRECISELY | {"percent", "percentage", "share", "proportion", "fraction"}
 
 
 def _named(question: str) -> set[str]:

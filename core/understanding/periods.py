@@ -161,11 +161,10 @@ def neighbour_window(
         return None
     if not kind_dates or day in kind_dates:
         return day, day
-    if start is not None and not end:
-        anchor = max((d for d in dates if d < start), default=day)
-        return anchor, day
-    anchor = min((d for d in dates if end is not None and d > end), default=day)
-    return day, anchor
+    if start is not None and end is None:  # "after": the occasion named is the last before the window
+        return max((d for d in dates if d < start), default=day), day
+    assert end is not None  # "before" (`nearest_occasion` reads no other window)
+    return day, min((d for d in dates if d > end), default=day)
 
 
 def names_neighbour(question: str) -> bool:
