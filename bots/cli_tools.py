@@ -21,7 +21,9 @@ from core.knowledge import DocumentRecord
 def eval_behavior(
     file: Annotated[Path, typer.Argument(help="A behaviour set (YAML).", exists=True, dir_okay=False)],
     out: Annotated[Path | None, typer.Option(help="Folder for outputs and per-round reports.")] = None,
-    data_dir: Annotated[Path | None, typer.Option(help="Data directory to ingest into (default: a fresh one).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Data directory to ingest into (default: a throwaway one).")
+    ] = None,
     corpus: Annotated[
         Path | None,
         typer.Option(help="Ingest this folder (collection `default`) instead of the set's own corpus.", exists=True),
@@ -36,7 +38,7 @@ def eval_behavior(
     import yaml
     from pydantic import ValidationError
 
-    from bots.evaluation.behavior import BehaviorRunner, default_out, load_behavior, scratch_dir, write_report
+    from bots.evaluation.behavior import BehaviorRunner, data_dir_or_scratch, default_out, load_behavior, write_report
 
     try:
         spec = load_behavior(file)
@@ -44,16 +46,16 @@ def eval_behavior(
         err.print(f"[red]error:[/red] {file} is not a valid behaviour set: {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
     folder = out or default_out()
-    settings = _settings().model_copy(
-        update={
-            "data_dir": data_dir or scratch_dir(),
-            "database_url": None,
-            "fixed_now": spec.clock,
-            "channel_mismatch_probe": spec.channel_mismatch_probe,
-            "reranker_model": None,
-        }
-    )
-    with IngestBar(err) as bar:
+    with data_dir_or_scratch(data_dir) as where, IngestBar(err) as bar:
+        settings = _settings().model_copy(
+            update={
+                "data_dir": where,
+                "database_url": None,
+                "fixed_now": spec.clock,
+                "channel_mismatch_probe": spec.channel_mismatch_probe,
+                "reranker_model": None,
+            }
+        )
         runner = BehaviorRunner(spec=spec, base=file.resolve().parent, settings=settings, corpus=corpus, progress=bar)
         outcomes = write_report(folder, _run(runner.run))
     failed = [o for o in outcomes if not o["passed"]]
@@ -78,29 +80,31 @@ def eval_behavior(
 def eval_retrieval(
     folder: Annotated[Path, typer.Argument(help="A BEIR folder: corpus.jsonl, queries.jsonl, qrels/test.tsv.")],
     split: Annotated[str, typer.Option(help="Which qrels file to judge with.")] = "test",
-    data_dir: Annotated[Path | None, typer.Option(help="Data directory to index into (default: a fresh one).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Data directory to index into (default: a throwaway one).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (SPEC section 9).")] = False,
 ) -> None:
     """nDCG@10, Recall@100 and MRR@10 for bm25, dense and hybrid, through the product's own code."""
     from bots.bootstrap import build_app
-    from bots.evaluation.behavior import scratch_dir
+    from bots.evaluation.behavior import data_dir_or_scratch
     from bots.evaluation.retrieval import evaluate_retrieval
 
     for name in ("corpus.jsonl", "queries.jsonl", f"qrels/{split}.tsv"):
         if not (folder / name).exists():
             err.print(f"[red]error:[/red] {folder / name} is missing (BEIR layout expected)")
             raise typer.Exit(2)
-    settings = _settings().model_copy(update={"data_dir": data_dir or scratch_dir(), "database_url": None})
 
-    async def main() -> dict[str, object]:
-        app_ = await build_app(settings)
+    async def main(where: Path) -> dict[str, object]:
+        app_ = await build_app(_settings().model_copy(update={"data_dir": where, "database_url": None}))
         try:
             with IngestBar(err) as bar:
                 return await evaluate_retrieval(app_, folder, split=split, progress=bar)
         finally:
             await app_.close()
 
-    result = _run(main)
+    with data_dir_or_scratch(data_dir) as where:
+        result = _run(lambda: main(where))
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -113,24 +117,26 @@ def eval_retrieval(
 def eval_calibrate(
     folder: Annotated[Path, typer.Argument(help="A BEIR folder with judged queries (e.g. NFCorpus, dev split).")],
     split: Annotated[str, typer.Option(help="Which qrels file to fit on.")] = "dev",
-    index_dir: Annotated[Path | None, typer.Option(help="Where to index the corpus (default: a fresh folder).")] = None,
+    index_dir: Annotated[
+        Path | None, typer.Option(help="Where to index the corpus (default: a throwaway one).")
+    ] = None,
 ) -> None:
     """Fit the evidence-level thresholds for the configured model; write them where answers read them."""
     from bots.bootstrap import build_app
-    from bots.evaluation.behavior import scratch_dir
+    from bots.evaluation.behavior import data_dir_or_scratch
     from bots.evaluation.calibrate import calibrate, write_calibration
 
     settings = _settings()
-    indexing = settings.model_copy(update={"data_dir": index_dir or scratch_dir(), "database_url": None})
 
-    async def main() -> tuple[object, dict[str, object]]:
-        app_ = await build_app(indexing)
+    async def main(where: Path) -> tuple[object, dict[str, object]]:
+        app_ = await build_app(settings.model_copy(update={"data_dir": where, "database_url": None}))
         try:
             return await calibrate(app_, folder, split=split)
         finally:
             await app_.close()
 
-    calibration, report = _run(main)
+    with data_dir_or_scratch(index_dir) as where:
+        calibration, report = _run(lambda: main(where))
     write_calibration(settings.calibration_path, calibration)  # type: ignore[arg-type]
     sys.stdout.write(json.dumps(report, indent=2) + "\n")
     err.print(f"thresholds written to {settings.calibration_path}", highlight=False)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -213,9 +215,15 @@ def default_out() -> Path:
     return Path("behavior-results") / dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
 
 
-def scratch_dir() -> Path:
-    """A throwaway data directory, so a run never touches the operator's index."""
-    return Path(tempfile.mkdtemp(prefix="threadwise-behavior-"))
+@contextlib.contextmanager
+def data_dir_or_scratch(data_dir: Path | None) -> Iterator[Path]:
+    """`data_dir` when given; else a throwaway data directory, so a run never touches the operator's
+    index, removed when the run ends (an evaluation's index is large: ~150 MB for 20 reports)."""
+    if data_dir is not None:
+        yield data_dir
+        return
+    with tempfile.TemporaryDirectory(prefix="threadwise-scratch-", ignore_cleanup_errors=True) as folder:
+        yield Path(folder)
 
 
 def write_report(out: Path, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -94,7 +94,9 @@ async def test_the_committed_behaviour_set_passes_on_elasticsearch_as_on_embedde
     assert len(summary) >= 61 and all(case["passed"] for case in summary)
 
 
-def test_a_failing_case_fails_the_run(tmp_path: Path) -> None:
+def test_a_failing_case_fails_the_run_and_the_scratch_index_is_removed(tmp_path: Path) -> None:
+    """Without --data-dir the run indexes into a throwaway folder, which is gone when it ends."""
+    (tmp_path / "tmp").mkdir()
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "note.md").write_text("# Canteen\n\nThe canteen opens at 12:00.\n", encoding="utf-8")
     (tmp_path / "set.yaml").write_text(
@@ -103,9 +105,10 @@ def test_a_failing_case_fails_the_run(tmp_path: Path) -> None:
         "  - {id: wrong, question: 'When does the canteen open?', expect: {route: structured}}\n",
         encoding="utf-8",
     )
-    done = run([str(tmp_path / "set.yaml"), "--out", str(tmp_path / "out")], tmp_path)
+    done = run([str(tmp_path / "set.yaml"), "--out", str(tmp_path / "out")], tmp_path, TMPDIR=str(tmp_path / "tmp"))
     assert done.returncode == 1
     assert "PASS opens" in done.stderr and "FAIL wrong" in done.stderr and "1 passed, 1 failed" in done.stderr
+    assert list((tmp_path / "tmp").glob("threadwise-*")) == []
 
 
 def test_reruns_in_separate_processes_agree(tmp_path: Path) -> None:

@@ -177,9 +177,11 @@ def test_eval_retrieval_prints_the_spec_json(tmp_path: Path) -> None:
     (beir / "qrels" / "test.tsv").write_text(
         "query-id\tcorpus-id\tscore\n" + "".join(f"Q{i}\tD{i}\t1\n" for i in range(len(topics))), encoding="utf-8"
     )
-    env = product_env()
-    done = run(["eval", "retrieval", str(beir), "--json", "--data-dir", str(tmp_path / "data")], env, tmp_path)
+    (tmp_path / "tmp").mkdir()
+    env = product_env(TMPDIR=str(tmp_path / "tmp"))
+    done = run(["eval", "retrieval", str(beir), "--json"], env, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
+    assert list((tmp_path / "tmp").glob("threadwise-*")) == [], "the throwaway index outlived the run"
     result = json.loads(done.stdout)
     assert (result["dataset"], result["documents"], result["queries"]) == ("tiny-beir", 5, 5)
     assert set(result["modes"]) == {"bm25", "dense", "hybrid"}
