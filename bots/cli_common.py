@@ -24,7 +24,9 @@ app.add_typer(channels_app, name="channels")
 index_app = typer.Typer(help="Search index maintenance.", no_args_is_help=True)
 app.add_typer(index_app, name="index")
 out = Console()
-err = Console(stderr=True)
+# Messages on stderr are not wrapped at the terminal's width: a line break inside a path or a command
+# ("run `threadwise db\nupgrade`") breaks what people copy and what logs are searched for.
+err = Console(stderr=True, soft_wrap=True)
 
 
 def load_or_exit() -> Settings:

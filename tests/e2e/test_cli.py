@@ -188,3 +188,13 @@ def test_eval_retrieval_prints_the_spec_json(tmp_path: Path) -> None:
     assert set(result["modes"]["hybrid"]) == {"ndcg_at_10", "recall_at_100", "mrr_at_10"}
     assert result["modes"]["hybrid"]["ndcg_at_10"] > 0.9  # every query names its own document
     assert set(result["timings"]) == {"index_s", "query_ms_p50", "query_ms_p95"}
+
+
+def test_an_error_is_not_wrapped_inside_its_path(tmp_path: Path) -> None:
+    """Errors on stderr keep each line whole, however long the path they name (copied, grepped)."""
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 4) / "set.yaml"
+    deep.parent.mkdir(parents=True)
+    deep.write_text("cases: [unclosed", encoding="utf-8")
+    done = run(["eval", "behavior", str(deep)], product_env(COLUMNS="80"), tmp_path)
+    assert done.returncode == 2
+    assert f"error: {deep} is not a valid behaviour set" in done.stderr, done.stderr
