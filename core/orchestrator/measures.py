@@ -39,9 +39,9 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     what = counted(question)
     if what and not gives_count(state, body, cited, what):
         return f"the sources found give no count of {' '.join(what)}"
-    if asks_share(question) and not shares_it(question, body, _titles(state, cited)):
+    if asks_share(question) and not shares_it(question, body, _given(state, cited)):
         return "the answer states no percentage or share of what the question asks about"
-    if asks_date(question) and not dates_it(question, body, _titles(state, cited)):
+    if asks_date(question) and not dates_it(question, body, _given(state, cited)):
         return "the answer states no date of what the question asks about"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
@@ -84,7 +84,8 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     General case: passages about X that count something else, or nothing, do not say how many X
     there are ("the operators and employees of DHS perform difficult work"). The question's names
     (possessive or not: "OPM's") and the cited titles' words are not such words: every passage of
-    the document carries them. Money and time are counted only in their units (`counts_unit`): "how
+    the document carries them, nor are the words the reading resolved to names, in any case ("opm"
+    in "opm fy17 apr - how many attendees …"). Money and time are counted only in their units (`counts_unit`): "how
     many dollars of funding" is not answered by "funding to support 163 FTE staff"; and only in a
     sentence that carries such a word, as a date must be said of what it dates (`dates_it`): "how
     many dollars went to cash-for-clunkers" is not answered by a sum of agency-debt purchases. The
@@ -93,9 +94,8 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
-    others = [
-        t for t in content_terms(question) if stem(t) not in nouns and t not in _titles(state, cited) | _named(question)
-    ]
+    given = _given(state, cited) | _named(question)
+    others = [t for t in content_terms(question) if stem(t) not in nouns and t not in given]
     sentences = split_sentences(body)
     if counts_unit(nouns):
         return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
@@ -104,27 +104,27 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     )
 
 
-def dates_it(question: str, body: str, titles: set[str]) -> bool:
+def dates_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a date in a sentence about what "on what date …" asks: one that
-    carries a word of the question besides its names, the cited titles' words and the date words
-    ("date", "day", "exact").
+    carries a word of the question besides its names, the `given` words (`_given`) and the date
+    words ("date", "day", "exact").
 
     General case: the answer to "on what date did X" is a date said of X; a date in a sentence about
     something else ("OPM scheduled one review in February 2020" beside "ES issued the Schedule A
     authority", the next meeting's date beside "the rules announced in October") does not date X.
     A question with no such word is answered by any date (`states_date`)."""
-    return _said_of(question, body, titles | _DATE_WORDS, states_date)
+    return _said_of(question, body, given | _DATE_WORDS, states_date)
 
 
-def shares_it(question: str, body: str, titles: set[str]) -> bool:
+def shares_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a share (`states_share`) in a sentence about what "what share /
-    percentage of X" asks: one that carries a word of the question besides its names, the cited
-    titles' words and the share words.
+    percentage of X" asks: one that carries a word of the question besides its names, the `given`
+    words (`_given`) and the share words.
 
     General case: as a date must be said of what it dates (`dates_it`), the proportion asked is one
     said of X; a percent in a sentence about something else ("equity prices fell 5 percent" beside
     the bank whose shares were asked about) is another proportion."""
-    return _said_of(question, body, titles | _SHARE_WORDS, states_share)
+    return _said_of(question, body, given | _SHARE_WORDS, states_share)
 
 
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
@@ -148,6 +148,9 @@ def _named(question: str) -> set[str]:
     return {without_clitic(w).lower() for w in written_words(question)[1:] if w[:1].isupper()}
 
 
-def _titles(state: GraphState, cited: set[str]) -> set[str]:
-    """The words of the cited passages' titles, lower-cased: every passage of their documents carries them."""
-    return {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
+def _given(state: GraphState, cited: set[str]) -> set[str]:
+    """Words that say nothing of what is asked, lower-cased: the cited passages' titles' (every passage
+    of their documents carries them) and the question's own words for the names the reading resolved
+    (`Steering.mentions`: "opm", written in lower case, is a name all the same)."""
+    titles = {w.lower() for e in state.evidence if e.chunk_id in cited for w in written_words(e.title)}
+    return titles | {w.lower() for mention in state.steering.mentions for w in written_words(mention)}

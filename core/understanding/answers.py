@@ -74,7 +74,10 @@ _NOT_NAMES = frozenset(
     united american european new york street city county system services service agency authority
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-_NUMBER = re.compile(r"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
+# A figure: digits grouped by commas ("54,443"; a comma after the digits is punctuation: "in 2026, the
+# Department …", "on Feb. 25, yields …"), a decimal or a fraction; not the minutes of a clock time or
+# the second term of a ratio ("1:35 p.m.", "3:1").
+_NUMBER = re.compile(r"(?<![\w.:])(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
 _SCALE = r"thousand|million|billion|trillion"
 _RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
 _QUANTITY_WORD = re.compile(
@@ -143,6 +146,10 @@ _MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 _FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={_NUMBER.pattern})")
 
 
+# An ordinal that counts a run: "the 15th consecutive year", "a third straight meeting" (after text2num).
+_RUN = re.compile(rf"\b\d+(?:st|nd|rd|th)\s+(?:consecutive|straight|successive)(?:\s+{_WORD}){{1,3}}", re.I)
+
+
 # Stop-words that open what is counted rather than end it: "how many of the plans", "how many of its
 # systems", "how many new cutters", "how many other agencies".
 _COUNT_OPENERS = frozenset({"of", "the", "its", "their", "our", "his", "her", "new", "other"})
@@ -187,9 +194,12 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     Administrations": number words are read by text2num), an amount of money for "how many
     dollars" ("$600 billion"), or a table or sentence naming "the number of X" beside its figure
     ("Number of users on the Federal Talent Dashboard … 1,209"), or a form's field whose label
-    names X and whose value is a figure ("Passenger Injuries: 2"). A sentence about X that holds
-    some other figure ("a 10 percent rise in examiner hiring") answers something else."""
+    names X and whose value is a figure ("Passenger Injuries: 2"), or a run's place in order ("the
+    15th consecutive year" says fifteen years in a row). A sentence about X that holds some other
+    figure ("a 10 percent rise in examiner hiring") answers something else."""
     text = alpha2digit(sentence, "en")
+    if any(any(stem(w) in nouns for w in re.findall(_WORD, m.group(0))) for m in _RUN.finditer(text)):
+        return True
     for match in _COUNT.finditer(text):
         if _YEAR_ONLY.fullmatch(match.group(0).split()[0]):  # "in 2022 employees received …"
             continue
@@ -218,15 +228,18 @@ def counts_unit(nouns: set[str]) -> bool:
     return any(stem(unit) in nouns for unit in (*_MONEY.values(), *_TIME_UNITS))
 
 
-_RATE = re.compile(rf"\s*(?:{_RATE_UNITS})\b", re.I)
+# What follows a figure that counts no thing: a rate ("4.2 percent") or a stretch of time ("three
+# months", "a 50-year low").
+_NOT_A_THING = re.compile(rf"\s*(?:{_RATE_UNITS})\b|[\s-]+(?:{'|'.join(_TIME_UNITS)}|year)s?\b", re.I)
 
 
 def counts_something(sentence: str) -> bool:
     """True when `sentence` writes a figure of something ("420 subjects"; "Occupants: 3" is not:
-    no word follows; "4.2 percent" is not: a rate counts nothing): a count, whatever it counts."""
+    no word follows; "4.2 percent" is not: a rate counts nothing, nor does "three months": a
+    duration measures time): a count, whatever it counts."""
     for match in _COUNT.finditer(alpha2digit(sentence, "en")):
         figure = match.group(0).split()[0]
-        if not _YEAR_ONLY.fullmatch(figure) and not _RATE.match(match.group(0), len(figure)):
+        if not _YEAR_ONLY.fullmatch(figure) and not _NOT_A_THING.match(match.group(0), len(figure)):
             return True
     return False
 

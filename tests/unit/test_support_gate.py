@@ -12,6 +12,7 @@ from core.orchestrator.answer import AnswerWriter, writes
 from core.orchestrator.asked_names import Name
 from core.orchestrator.measures import unfilled_item
 from core.orchestrator.state import Draft, GraphState
+from core.orchestrator.steering import Steering
 from tests.fakes import HashingEmbedder
 
 WRITER = AnswerWriter(embedder=HashingEmbedder(), calibration=Calibration(model="test"), llm=LlmGateway())
@@ -61,9 +62,16 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     assert not writes("Individuals with disabilities were educated.", name("IDEA"))
 
 
-def _asked(question: str, cited: str, *, route: RouteName = "hybrid", answer: str | None = None) -> str | None:
+def _asked(
+    question: str, cited: str, *, route: RouteName = "hybrid", answer: str | None = None, mentions: tuple[str, ...] = ()
+) -> str | None:
     plan = ExecutionPlan(original_query=question, revised_query=question)
-    state = GraphState(turn=TURN, plan=plan, route=RouteDecision(route=route, reason="test", intent="numeric_lookup"))
+    state = GraphState(
+        turn=TURN,
+        plan=plan,
+        route=RouteDecision(route=route, reason="test", intent="numeric_lookup"),
+        steering=Steering(mentions=list(mentions)),
+    )
     return WRITER._gate(0.9, 0.9, [], state, (cited if answer is None else answer, cited), {"c1"})
 
 
@@ -111,6 +119,14 @@ def test_a_possessive_name_is_no_word_that_counts_something_else() -> None:
     assert _asked("How many fellows went through DHS's leadership program?", "DHS trained 40 fellows.") is None
 
 
+def test_a_name_written_in_lower_case_is_no_word_that_counts_something_else() -> None:
+    question = "opm fy17 apr - how many attendees downloaded the summit app?"
+    accounts = "OPM's hashtag reached more than 140,000 Twitter accounts."
+    reason = _asked(question, accounts, mentions=("opm",))  # the reading resolved "opm" to a name
+    assert reason is not None and "count of attendees" in reason
+    assert _asked(question, "OPM counted 2,100 attendees who downloaded it.", mentions=("opm",)) is None
+
+
 def test_money_and_time_are_counted_only_in_their_units() -> None:
     question = "How many dollars of relief funding did the port get?"
     staff = "The port is using relief funding to support 163 full-time staff."
@@ -128,6 +144,26 @@ def test_a_percent_counts_nothing() -> None:
     reason = _asked(question, "The storm depressed payrolls, and unemployment rose to 4.2 percent.")
     assert reason is not None and "count of jobs" in reason
     assert _asked(question, "The storm cost 33,000 jobs in September.") is None
+
+
+def test_a_duration_a_year_or_a_clock_time_counts_nothing() -> None:
+    question = "How many workers were on strike at the harbour?"
+    for about in (
+        "Cargo volumes fell over the three months of the strike at the harbour.",  # a duration
+        "In 2024, the strike at the harbour ended.",  # a year, however punctuated
+        "On March 25, the strike at the harbour ended.",  # a day of the month
+        "The strike at the harbour was discussed until 1:35 p.m.",  # a clock time
+    ):
+        reason = _asked(question, about)
+        assert reason is not None and "count of workers" in reason, about
+    assert _asked(question, "About 2,300 dockers joined the strike at the harbour.") is None
+
+
+def test_a_run_is_counted_by_its_place_in_order() -> None:
+    question = "For how many consecutive years has harbour traffic grown?"
+    assert _asked(question, "2024 marked the 12th consecutive year of growth in harbour traffic.") is None
+    reason = _asked(question, "2024 marked the 12th year of the harbour traffic survey.")
+    assert reason is not None and "count of consecutive" in reason
 
 
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
