@@ -26,6 +26,15 @@ POSTGRES_URL = os.environ.get(
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Groups for pytest-xdist (`--dist loadgroup`): a module's tests run on one worker, so its
+    module-scoped fixtures are built once; every PostgreSQL test runs on one worker, because one of
+    them restarts the shared server."""
+    for item in items:
+        group = "postgres" if item.get_closest_marker("postgres") else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def skip_unless_ci(problem: str, ci_reason: str) -> None:
     """Skip a test that needs something this machine lacks; under CI=true, which provides it, fail."""
     if IN_CI:
