@@ -26,6 +26,7 @@ from core.orchestrator.support import (
     states_sources,
     support_score,
     term_share,
+    with_initials,
     written_in_parts,
 )
 from core.ports import Embedder
@@ -305,6 +306,7 @@ def writes(text: str, name: Name) -> bool:
         or acronym_spelled(name.text, text)
         or led_by_acronym(text, name.text)
         or by_honorific(text, name.text)
+        or with_initials(text, name.text)
     )
 
 

@@ -135,6 +135,23 @@ def by_honorific(text: str, name: str) -> bool:
     return re.search(rf"\b{_HONORIFIC}\s+(?:[A-Z][\w'-]+(?:,\s*|\s+and\s+))*{surname}\b", text) is not None
 
 
+FIRST_AND_LAST = 2
+"""A person's name asked without initials: a first name and a surname."""
+
+
+def with_initials(text: str, name: str) -> bool:
+    """True when a person's name of two words ("Charles Plosser") is written with middle initials
+    between them: "Charles I. Plosser", "Mary C. J. Daly".
+
+    General case: records (a vote, a signature, a list of those present) give a person's middle
+    initials; people asking leave them out."""
+    parts = name.split()
+    if not _PERSON.fullmatch(name) or len(parts) != FIRST_AND_LAST:
+        return False
+    first, last = (re.escape(part) for part in parts)
+    return re.search(rf"\b{first}\s+(?:[A-Z]\.\s*){{1,3}}{last}\b", text) is not None
+
+
 def led_by_acronym(text: str, name: str) -> bool:
     """True when a name led by an organisation's short form is written part by part: "FOMC Vice
     Chairman" where the text writes "Vice Chairman" and "FOMC" (or spells it, "Federal Open Market

@@ -74,8 +74,10 @@ _DATED = (
     rf"|(?:{MONTH})\.?\s*['\u2019\u2018]\d{{2}}"  # "the July '23 meeting" (`dates.full_years`)
     rf"|{YEAR}(?:\s*[-\u2013]\s*{YEAR})?"
 )
+# "According to the May 2018 minutes" names a source by its date; "to" alone may be a range's bound
+# ("from March to the June 2013 meeting", `_BOUNDS`).
 _OCCASION = re.compile(
-    rf"\b(?P<preposition>at|in|from|during|after|before|since|per|for|of|to)\s+(?:the|its|their|this|that|\w+['\u2019]s)\s+"
+    rf"\b(?P<preposition>according\s+to|at|in|from|during|after|before|since|per|for|of|to)\s+(?:the|its|their|this|that|\w+['\u2019]s)\s+"
     rf"(?P<date>{_DATED})\s+(?P<noun>[a-z][\w-]*)",
     re.IGNORECASE,
 )

@@ -18,6 +18,7 @@ from core.orchestrator.support import (
     found_terms,
     led_by_acronym,
     mentions,
+    with_initials,
     written_in_parts,
 )
 from core.text import contents_listing, contracts, key_terms, normalize_text, snippet, split_sentences, stem
@@ -315,3 +316,11 @@ def test_a_person_is_written_by_honorific_and_surname() -> None:
     assert not by_honorific("Mr. Hoenig dissented.", "Esther George")  # another person
     assert not by_honorific("George Street was closed.", "Esther George")  # no honorific
     assert not by_honorific("Dr. Canada spoke.", "Bank of Canada")  # not a person's name
+
+
+def test_a_person_is_written_with_middle_initials() -> None:
+    vote = "Voting against the action were Richard W. Fisher and Charles I. Plosser, who believed …"
+    assert with_initials(vote, "Charles Plosser") and with_initials(vote, "Richard Fisher")
+    assert with_initials("Mary C. J. Daly spoke.", "Mary Daly")
+    assert not with_initials(vote, "Charles Fisher")  # another person
+    assert not with_initials("The Open Market Desk", "Open Desk")  # no initials between the words

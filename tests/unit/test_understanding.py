@@ -61,6 +61,12 @@ D = dt.date
         ),
         ("at the Jan/Feb 2023 meeting, who was named effective Feb 21, 2023?", D(2023, 1, 1), D(2023, 2, 28), [2023]),
         ("In OPM's FY 2016 report, what was the FY 2014 result?", D(2016, 1, 1), D(2016, 12, 31), [2016]),
+        (  # "according to" names the source by its date: the quarter is what it writes about
+            "According to the May 2018 minutes, what boosted sales in the fourth quarter of 2017?",
+            D(2018, 5, 1),
+            D(2018, 5, 31),
+            [2018],
+        ),
         (
             "after the March 2020 meeting, what did the minutes of the June 2020 meeting say?",
             D(2020, 6, 1),
