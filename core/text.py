@@ -32,7 +32,8 @@ STOPWORDS = frozenset(
     most my no nor not now of off on once only or other our ours out over own please same she
     should so some such than that the their theirs them then there these they this those through
     to too under until up very was we were what when where which while who whom whose why will with
-    would you your yours tell tells told show shows showed shown give gives gave find finds found know
+    would might must shall ought cannot you your yours
+    tell tells told show shows showed shown give gives gave find finds found know
     knows knew list get gets got gotten getting let want wants wanted need needs needed say says said
     anyone anybody someone somebody everyone everybody nobody
     anything something everything thing things much many ever every per according ok okay

@@ -156,7 +156,8 @@ class AnswerWriter:
         terms_revised = required_terms(revised, cited_text, original)
         dates = [e.date for e in state.evidence if e.chunk_id in cited]
         signals = asked_signals(original, body, dates, (state.plan.date_start, state.plan.date_end))
-        forms = name_forms(state.steering.names)
+        # A word that named the kind of document ("stmt") is met where the kind is written in full.
+        forms = name_forms(state.steering.names) | {w: [k] for w, k in state.steering.kind_words.items()}
         share_original, share_revised = (
             term_share(terms_original, cited_text, signals, forms),
             term_share(terms_revised, cited_text, signals, forms),

@@ -26,7 +26,7 @@ from core.orchestrator.period_labels import asked_periods, covered, each_period,
 from core.orchestrator.support import mentions, objects, other_order, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
-from core.text import ACRONYM, contracts, stem, words
+from core.text import ACRONYM, STOPWORDS, contracts, stem, words
 from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import is_period_phrase
 
@@ -59,6 +59,7 @@ class Steering(Contract):
     period_covered: bool = False  # a period label of the documents read holds the period asked
     by_facets: bool = False  # the documents were chosen by their facets: recovery keeps them
     by_kind: bool = False  # … by the kind the question names: another period's are no answer
+    kind_words: dict[str, str] = Field(default_factory=dict)  # the question's words for that kind ("stmt")
     writers: dict[str, list[str]] = Field(default_factory=dict)
     """Acronyms no facet or title carries that only a few passages write, with the documents that do:
     an answer about "NASA's goals" must cite a passage that mentions NASA, not another agency's plan."""
@@ -324,8 +325,10 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     rest = [n for n in names if n.text.lower() not in known and not (n.period and period_resolved)]
     tokens = _tokens(question)
     each = {} if asked else each_period(doc_ids, vocabulary.facets)  # of the documents the names chose
+    chosen_kind: dict[str, str] = {}
     if (of_kind := named_kind(question, vocabulary)) and (doc_ids & of_kind if doc_ids else True):
         doc_ids = doc_ids & of_kind if doc_ids else of_kind
+        chosen_kind = kind_words(question, vocabulary)
         kinds = " or ".join(sorted({vocabulary.facets[d].kind or "" for d in of_kind}))
         resolved.append(f"{kinds} → {len(doc_ids)} documents")
     return Steering(
@@ -340,6 +343,7 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
         period_covered=period_covered,
         by_facets=bool(doc_ids),
         by_kind=bool(of_kind),
+        kind_words=chosen_kind,
     )
 
 
@@ -351,14 +355,30 @@ def named_kind(question: str, vocabulary: Vocabulary) -> set[str]:
     invoices) is asked about one by its kind, in full or contracted ("the may stmt",
     `core.text.contracts`); its index says which document is which (`core.ingest.index`), where no
     title or text may say it."""
-    asked = {stem(w) for w in words(question)}
-
-    def named(word: str) -> bool:
-        return stem(word) in asked or any(contracts(a, word) or contracts(a, stem(word)) for a in asked)
-
-    ids = [d for kind, d in vocabulary.kinds.items() if all(named(w) for w in words(kind))]
+    ids = [vocabulary.kinds[kind] for kind in _kinds_named(question, vocabulary)]
     chosen = set().union(*ids) if ids else set()
     return chosen if len(chosen) < len(vocabulary.facets) else set()
+
+
+def kind_words(question: str, vocabulary: Vocabulary) -> dict[str, str]:
+    """The question's own words, lower-cased, that name the kinds `named_kind` reads, with the kind's
+    word each stands for ("stmt" → "statement"): a passage of that kind meets the word where its title
+    writes the kind in full (`support.found_terms`' forms)."""
+    named = [w for kind in _kinds_named(question, vocabulary) for w in words(kind)]
+    return {
+        w.lower(): k.lower() for w in words(question) if w.lower() not in STOPWORDS for k in named if _names(stem(w), k)
+    }
+
+
+def _kinds_named(question: str, vocabulary: Vocabulary) -> list[str]:
+    """The kinds of the collection whose every word the question writes, in full or contracted."""
+    asked = {stem(w) for w in words(question)}
+    return [kind for kind in vocabulary.kinds if all(any(_names(a, w) for a in asked) for w in words(kind))]
+
+
+def _names(asked: str, word: str) -> bool:
+    """True when a question's stemmed word writes `word` of a kind, whole or contracted ("stmt")."""
+    return asked == stem(word) or contracts(asked, word) or contracts(asked, stem(word))
 
 
 def _forms_of(form: str, vocabulary: Vocabulary) -> set[str]:

@@ -97,6 +97,8 @@ async def test_a_question_naming_the_kind_reads_that_kind(app: App, question: st
     records = {r.doc_id: Path(r.source_path).name for r in await app.storage.registry.list_documents()}
     assert {records[c.doc_id] for c in result.citations} == {f"Meeting=2004-06-30_Release={cited}.txt"}
     assert said in result.answer
+    # The words that named the kind chose the documents: no passage must write them ("stmt").
+    assert result.assessment is not None and not {"stmt", "minutes", "statement"} & set(result.assessment.missing)
 
 
 async def test_a_kind_asked_in_a_period_it_lacks_is_not_answered_from_another_period(app: App) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 
 from core.ingest.facets import describe, heading, identifiers, reads_as_words
-from core.knowledge import DocumentRecord, LoadedDocument, SourceBlock
-from core.orchestrator.steering import Vocabulary, asked_periods, resolve
+from core.knowledge import DocumentFacets, DocumentRecord, LoadedDocument, SourceBlock
+from core.orchestrator.steering import Vocabulary, asked_periods, kind_words, resolve
 
 
 def _filing(company: str, ticker: str, ended: str) -> LoadedDocument:
@@ -296,3 +296,19 @@ def test_a_year_a_plans_span_holds_is_covered_though_it_picks_no_document() -> N
     target = resolve("What is the Labor Department's 2026 target for apprenticeships?", vocabulary)
     assert not target.period_resolved and target.period_covered  # FY 2022 - 2026 holds 2026
     assert not resolve("What will the Labor Department report in 2030?", vocabulary).period_covered
+
+
+def test_the_words_that_name_a_kind_are_the_question_s_own() -> None:
+    """A contracted kind ("stmt") chose the statements by the index: their titles write it in full."""
+
+    def indexed(doc_id: str, kind: str) -> DocumentRecord:
+        facets = DocumentFacets(title=f"{kind.title()} {doc_id}", kind=kind, kind_from="index")
+        return DocumentRecord(
+            doc_id=doc_id, title=facets.title, source_path=doc_id, relative_path=doc_id,
+            media_type="text/plain", content_hash=doc_id, facets=facets,
+        )  # fmt: skip
+
+    vocabulary = Vocabulary([indexed("a", "statement"), indexed("b", "minutes")])
+    assert kind_words("may 4 2004 stmt: what did it say about hiring?", vocabulary) == {"stmt": "statement"}
+    assert kind_words("Per the minutes, who dissented?", vocabulary) == {"minutes": "minutes"}
+    assert kind_words("What did the committee say about hiring?", vocabulary) == {}
