@@ -18,6 +18,7 @@ from core.text import words as written_words
 from core.understanding.answers import (
     answer_kind,
     asks_date,
+    asks_money,
     asks_share,
     counted,
     counts,
@@ -25,6 +26,7 @@ from core.understanding.answers import (
     counts_unit,
     holds,
     states_date,
+    states_money,
     states_share,
 )
 
@@ -32,7 +34,8 @@ from core.understanding.answers import (
 def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None:
     """Why the answer does not give the measure asked (None when it does or none is asked): no count
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
-    of X" (`states_share`). Rows a structured query counted or filtered are that measure (not checked)."""
+    of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
+    did X cost" (`prices_it`). Rows a structured query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
     question = state.plan.original_query
@@ -43,6 +46,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
         return "the answer states no percentage or share of what the question asks about"
     if asks_date(question) and not dates_it(question, body, _given(state, cited)):
         return "the answer states no date of what the question asks about"
+    if asks_money(question) and not prices_it(question, body, _given(state, cited)):
+        return "the answer states no amount of money for what the question asks about"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
         return f"the sources give no figure for {item}, which the question asks for"
@@ -127,6 +132,17 @@ def shares_it(question: str, body: str, given: set[str]) -> bool:
     return _said_of(question, body, given | _SHARE_WORDS, states_share)
 
 
+def prices_it(question: str, body: str, given: set[str]) -> bool:
+    """True when the answer states an amount of money (`states_money`) in a sentence about what "how
+    much did X cost" asks: one that carries a word of the question besides its names, the `given`
+    words (`_given`) and the words that ask for money.
+
+    General case: as a date must be said of what it dates (`dates_it`), the cost asked is one said of
+    X; a passage about X with no amount ("OPM received 180 headcount reports through this system"),
+    or one whose amount is said of something else, does not say what X cost."""
+    return _said_of(question, body, given | _MONEY_WORDS, states_money)
+
+
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
     """True when a sentence of `body` `states` what is asked and carries a word of the question
     besides its names and the `free` words; any sentence that states it, when the question has none."""
@@ -141,6 +157,7 @@ def _said_of(question: str, body: str, free: set[str], states: Callable[[str], b
 _PRECISELY = frozenset({"exact", "exactly", "specific"})
 _DATE_WORDS = _PRECISELY | {"date", "day", "calendar"}
 _SHARE_WORDS = _PRECISELY | {"percent", "percentage", "share", "proportion", "fraction"}
+_MONEY_WORDS = _PRECISELY | {"cost", "costs", "costing", "budget", "price", "fee", "salary", "dollars", "money"}
 
 
 def _named(question: str) -> set[str]:

@@ -286,6 +286,39 @@ def states_share(text: str) -> bool:
     return _SHARE.search(alpha2digit(text, "en")) is not None
 
 
+# A noun heads what is asked when a verb, a preposition or the question's end follows it ("what budget
+# does the plan give"; "which price index" asks for an index).
+_HEADS = r"(?=\s*(?:[?,.;:(]|$|(?:is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and|in|to)\b))"
+# "How much did it cost", "what budget does …", "… in dollars": an amount of money. "By how much" asks
+# for a change and "how much of" for a part: a percentage answers either.
+_MONEY_ASK = re.compile(
+    r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
+    rf"|\b(?:what|which)\s+(?:[\w'’-]+\s+){{0,3}}?(?:budget|cost|price|fee|salary)s?\b{_HEADS}"
+    r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b",
+    re.I,
+)
+_AMOUNT = re.compile(
+    rf"[$€£¥]\s*\d|\b(?:USD|EUR|GBP|JPY)\s*\d|{_NUMBER.pattern}\s*(?:(?:{_SCALE})\s+)?(?:dollars|euros|pounds|yen)\b",
+    re.I,
+)
+
+
+def asks_money(question: str) -> bool:
+    """True when a question asks for an amount of money ("how much did the move cost?", "what budget
+    does the plan give X?", "the ceiling, in dollars"), not just for some figure."""
+    return _MONEY_ASK.search(question) is not None
+
+
+def states_money(text: str) -> bool:
+    """True when `text` states an amount of money: a currency sign or code with a figure ("$4.2
+    million", "USD 30"), or a figure in a currency's name ("600 billion dollars").
+
+    General case: the answer to "how much did X cost" is an amount of money; a passage about X that
+    gives a count or a percentage ("180 reports", "a 96.1 percent acceptance rate") says something
+    else about X."""
+    return _AMOUNT.search(alpha2digit(text, "en")) is not None
+
+
 # "What date …", "on which day …", "what exact date …": a calendar date by name, not a period or a time.
 # "What date guidance" names a kind of guidance: "date" is asked for only when no noun follows it.
 _DATE_ASK = re.compile(

@@ -166,6 +166,18 @@ def test_a_run_is_counted_by_its_place_in_order() -> None:
     assert reason is not None and "count of consecutive" in reason
 
 
+def test_a_how_much_did_it_cost_question_needs_an_amount_of_money() -> None:
+    question = "How much did the harbour authority's move to the new terminal cost?"
+    reason = _asked(question, "The harbour authority completed its move to the new terminal in 2024, on time.")
+    assert reason is not None and "amount of money" in reason
+    counted = "Through the new terminal the authority processed 180 permits, 96.1 percent of them on time."
+    assert _asked(question, counted) is not None  # a count and a percentage are no cost
+    assert _asked(question, "The move to the new terminal cost $4.2 million.") is None
+    assert _asked("What budget does the plan give the harbour office?", "The plan describes the harbour office.")
+    assert _asked("By how much did spending on the terminal fall?", "Spending on the terminal fell 12 percent.") is None
+    assert _asked("Which price index does the harbour authority use?", "The authority uses the PCE index.") is None
+
+
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     question = "What share of harbour inspections found a violation in 2024?"
     about = "Harbour inspections found violations at 12 berths. Performance Measure 2.2.1 Violations Target Actual"
