@@ -34,7 +34,7 @@ from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
 from core.text import stem
-from core.understanding import question_parts
+from core.understanding import quarter_just_past, question_parts
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -255,7 +255,7 @@ class AnswerWriter:
         absent = [
             n.text
             for n in [*state.steering.required(), *_full_names(state)]
-            if not writes(cited_text, n) and not any(n.covers(d) for d in dates)
+            if not writes(cited_text, n) and not any(n.covers(d) for d in dates) and not _just_past(n, state, cited)
         ]
         if absent:
             return NOT_ABOUT + " and ".join(absent)
@@ -294,6 +294,19 @@ def _full_names(state: GraphState) -> list[Name]:
         and n.text not in required
         and (state.occasion or re.search(rf"(?<!\w){re.escape(n.text)}['\u2019]s\b", question) is not None)
     ]
+
+
+def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
+    """True when a quarter asked with its year is written without it by a cited document of the year
+    after it (`core.understanding.quarter_just_past`)."""
+    start, end = name.start, name.end
+    if not name.period or start is None or end is None:
+        return False
+    if (start.day, start.month % 3, end.month - start.month) != (1, 1, 2):
+        return False  # not a calendar quarter
+    quarter = (start.month - 1) // 3 + 1
+    evidence = [e for e in state.evidence if e.chunk_id in cited]
+    return any(mentions(_cited_text(e), quarter_just_past(quarter, end, e.date)) for e in evidence)
 
 
 def writes(text: str, name: Name) -> bool:

@@ -339,6 +339,18 @@ def quarters(question: str, read_date: Callable[[str], dt.date | None]) -> list[
     return list(dict.fromkeys((quarter, year) for _, quarter, year in sorted(found)))
 
 
+def quarter_just_past(quarter: int, end: dt.date, written: dt.date | None) -> list[str]:
+    """Ways a document dated `written`, within the year after a quarter `end`s, names that quarter
+    without its year ("a strong fourth-quarter pace" in May 2018 is 2017's), lower-cased; none for
+    a document written at another time.
+
+    General case: reports and minutes discuss the quarters just past by their ordinal alone; the
+    latest fourth quarter before a document is the one it means."""
+    if written is None or not end < written <= end + dt.timedelta(days=365):
+        return []
+    return [f"{_ORDINAL_NAMES[quarter]} quarter", f"{_ORDINAL_NAMES[quarter]}-quarter"]
+
+
 def quarter_mentions(quarter: int, year: int) -> list[str]:
     """Ways a document says which quarter it covers, lower-cased."""
     month = 3 * quarter

@@ -13,6 +13,7 @@ from core.orchestrator.asked_names import Name
 from core.orchestrator.measures import unfilled_item
 from core.orchestrator.state import Draft, GraphState
 from core.orchestrator.steering import Steering
+from core.understanding import quarter_mentions
 from tests.fakes import HashingEmbedder
 
 WRITER = AnswerWriter(embedder=HashingEmbedder(), calibration=Calibration(model="test"), llm=LlmGateway())
@@ -221,3 +222,29 @@ def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
     # the last entry may go on past the passage, and a question asking no figure is not judged
     assert unfilled_item("How many pilot hours does measure 4.1.3 target?", [listing]) is None
     assert unfilled_item("Who reports on measure 4.1.2?", [listing]) is None
+
+
+def test_a_quarter_just_past_is_written_without_its_year() -> None:
+    """ "Q4 2017" asked of minutes dated May 2018, which write "a strong fourth-quarter pace"."""
+    text = "Sales stepped down in the first quarter after a strong fourth-quarter pace."
+    question = "According to the May 2018 minutes, what boosted sales in the fourth quarter of 2017?"
+    quarter = Name(
+        text="Q4 2017",
+        variants=quarter_mentions(4, 2017),
+        period=True,
+        start=dt.date(2017, 10, 1),
+        end=dt.date(2017, 12, 31),
+    )
+
+    def gate(written: dt.date) -> str | None:
+        evidence = Evidence(
+            doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Minutes", date=written,
+            collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
+        )  # fmt: skip
+        plan = ExecutionPlan(original_query=question, revised_query=question)
+        state = GraphState(turn=TURN, plan=plan, evidence=[evidence], steering=Steering(names=[quarter]))
+        return WRITER._gate(0.9, 0.9, [], state, (text, text), {"c1"})
+
+    assert gate(dt.date(2018, 5, 2)) is None  # the latest fourth quarter before May 2018
+    reason = gate(dt.date(2019, 5, 1))  # a year on, "the fourth quarter" is 2018's
+    assert reason is not None and "not about Q4 2017" in reason
