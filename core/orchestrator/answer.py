@@ -306,7 +306,7 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
         return False  # not a calendar quarter
     quarter = (start.month - 1) // 3 + 1
     evidence = [e for e in state.evidence if e.chunk_id in cited]
-    return any(mentions(_cited_text(e), quarter_just_past(quarter, end, e.date)) for e in evidence)
+    return any(quarter_just_past(quarter, end, e.date, _cited_text(e)) for e in evidence)
 
 
 def writes(text: str, name: Name) -> bool:

@@ -339,16 +339,17 @@ def quarters(question: str, read_date: Callable[[str], dt.date | None]) -> list[
     return list(dict.fromkeys((quarter, year) for _, quarter, year in sorted(found)))
 
 
-def quarter_just_past(quarter: int, end: dt.date, written: dt.date | None) -> list[str]:
-    """Ways a document dated `written`, within the year after a quarter `end`s, names that quarter
-    without its year ("a strong fourth-quarter pace" in May 2018 is 2017's), lower-cased; none for
-    a document written at another time.
+def quarter_just_past(quarter: int, end: dt.date, written: dt.date | None, text: str) -> bool:
+    """True when `text`, of a document dated `written` within the year after a quarter `end`s, names
+    that quarter by its ordinal without a year ("a strong fourth-quarter pace" in May 2018 is 2017's;
+    "the fourth quarter of 2016" is not).
 
     General case: reports and minutes discuss the quarters just past by their ordinal alone; the
     latest fourth quarter before a document is the one it means."""
     if written is None or not end < written <= end + dt.timedelta(days=365):
-        return []
-    return [f"{_ORDINAL_NAMES[quarter]} quarter", f"{_ORDINAL_NAMES[quarter]}-quarter"]
+        return False
+    unyeared = rf"\b{_ORDINAL_NAMES[quarter]}[\s-]+quarter\b(?!\s*(?:of\s+)?(?:{YEAR}|\d{{2}}\b))"
+    return re.search(unyeared, text, re.IGNORECASE) is not None
 
 
 def quarter_mentions(quarter: int, year: int) -> list[str]:

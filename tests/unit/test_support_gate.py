@@ -225,8 +225,8 @@ def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
 
 
 def test_a_quarter_just_past_is_written_without_its_year() -> None:
-    """ "Q4 2017" asked of minutes dated May 2018, which write "a strong fourth-quarter pace"."""
-    text = "Sales stepped down in the first quarter after a strong fourth-quarter pace."
+    """Minutes dated May 2018 write Q4 2017 as "a strong fourth-quarter pace"."""
+    pace = "Sales stepped down in the first quarter after a strong fourth-quarter pace."
     question = "According to the May 2018 minutes, what boosted sales in the fourth quarter of 2017?"
     quarter = Name(
         text="Q4 2017",
@@ -236,7 +236,7 @@ def test_a_quarter_just_past_is_written_without_its_year() -> None:
         end=dt.date(2017, 12, 31),
     )
 
-    def gate(written: dt.date) -> str | None:
+    def gate(written: dt.date, text: str = pace) -> str | None:
         evidence = Evidence(
             doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Minutes", date=written,
             collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
@@ -247,4 +247,6 @@ def test_a_quarter_just_past_is_written_without_its_year() -> None:
 
     assert gate(dt.date(2018, 5, 2)) is None  # the latest fourth quarter before May 2018
     reason = gate(dt.date(2019, 5, 1))  # a year on, "the fourth quarter" is 2018's
+    assert reason is not None and "not about Q4 2017" in reason
+    reason = gate(dt.date(2018, 5, 2), "Sales were weaker than in the fourth quarter of 2016.")  # its own year
     assert reason is not None and "not about Q4 2017" in reason
