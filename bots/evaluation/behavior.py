@@ -218,7 +218,7 @@ def default_out() -> Path:
 @contextlib.contextmanager
 def data_dir_or_scratch(data_dir: Path | None) -> Iterator[Path]:
     """`data_dir` when given; else a throwaway data directory, so a run never touches the operator's
-    index, removed when the run ends (an evaluation's index is large: ~150 MB for 20 reports)."""
+    index, removed when the run ends (an evaluation's index is large: up to ~145 MB here)."""
     if data_dir is not None:
         yield data_dir
         return

@@ -34,7 +34,7 @@ from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
 from core.text import stem
-from core.understanding import quarter_just_past, question_parts
+from core.understanding import quarter_just_past, quarter_of, quarter_window, question_parts
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -302,9 +302,9 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
     start, end = name.start, name.end
     if not name.period or start is None or end is None:
         return False
-    if (start.day, start.month % 3, end.month - start.month) != (1, 1, 2):
+    quarter, year = quarter_of(start)
+    if (start, end) != quarter_window(quarter, year):
         return False  # not a calendar quarter
-    quarter = (start.month - 1) // 3 + 1
     evidence = [e for e in state.evidence if e.chunk_id in cited]
     return any(quarter_just_past(quarter, end, e.date, _cited_text(e)) for e in evidence)
 

@@ -288,7 +288,8 @@ def states_share(text: str) -> bool:
 
 # A noun heads what is asked when a verb, a preposition or the question's end follows it ("what budget
 # does the plan give"; "which price index" asks for an index).
-_HEADS = r"(?=\s*(?:[?,.;:(]|$|(?:is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and|in|to)\b))"
+_AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
+_HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
 # "How much did it cost", "what budget does …", "… in dollars": an amount of money. "By how much" asks
 # for a change and "how much of" for a part: a percentage answers either.
 _MONEY_ASK = re.compile(
@@ -323,7 +324,7 @@ def states_money(text: str) -> bool:
 # "What date guidance" names a kind of guidance: "date" is asked for only when no noun follows it.
 _DATE_ASK = re.compile(
     r"\b(?:what|which)\s+(?:(?:exact|calendar|specific)\s+)?(?:date|day)\b"
-    r"(?=\s*(?:[?,.;:]|$|(?:is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and|the)\b))",
+    rf"(?=\s*(?:[?,.;:]|$|(?:{_AFTER_HEAD}|the)\b))",
     re.I,
 )
 
