@@ -136,6 +136,20 @@ def _ledger(database: Path, message_key: str) -> tuple[str, str | None, int, dic
     return row[0], row[1], row[2], json.loads(row[3]) if row[3] else None
 
 
+async def _ledger_settled(database: Path, message_key: str, within: float) -> tuple[str, str | None, int]:
+    """The ledger row once the turn left `claimed`: the reply is recorded after Slack answers the post.
+
+    Another process writes the row, so there is no event to wait on: the row is read until it moves.
+    """
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        row = _ledger(database, message_key)
+        if row[0] != "claimed":
+            return row[:3]
+        await asyncio.sleep(0.05)
+    return _ledger(database, message_key)[:3]
+
+
 def _decisions(database: Path, message_key: str) -> list[list[dict[str, object]]]:
     with sqlite3.connect(database) as connection:
         rows = connection.execute(
@@ -212,7 +226,7 @@ async def test_a_turn_killed_mid_post_is_answered_once_after_restart(
         (post,) = await slack.wait_for("chat.postMessage", within=120)
         assert (post.body["channel"], post.body["thread_ts"]) == (CHANNEL, ts)
         assert "20 weeks" in post.body["text"]  # the deterministic answer: the model never replied
-        status, reply_id, attempts, _ = _ledger(database, key)
+        status, reply_id, attempts = await _ledger_settled(database, key, within=30)
         assert status == "answered" and attempts == 2 and reply_id
         # Each run logs its decision (the dead one had logged its own before posting).
         dead, steps = _decisions(database, key)
