@@ -13,7 +13,7 @@ from core.orchestrator.conversation import match_command
 from core.orchestrator.guardrails import check_injection, redact
 from core.ports import QuantityReader
 from core.text import key_terms, normalize_text, words
-from core.understanding import constraints, date_hints, first_pronoun, full_years, is_date_word
+from core.understanding import constraints, date_hints, first_pronoun, full_years, is_date_word, written_dates
 
 _TOP_K = re.compile(r"\btop\s+(\d{1,3})\b", re.IGNORECASE)
 _LIST_ALL = re.compile(r"\b(list|show|give me)\s+(all|every)\b", re.IGNORECASE)
@@ -43,7 +43,7 @@ def run_intake(text: str, *, today: dt.date, quantities: QuantityReader, last_qu
     """
     check_injection(text)
     redaction = redact(normalize_text(text))
-    normalized = full_years(redaction.text, today)
+    normalized = written_dates(full_years(redaction.text, today), today)
     coherence, reason = _coherence(normalized)
     hints = date_hints(normalized, today)
     signals = _signals(normalized, quantities)

@@ -14,6 +14,7 @@ from core.understanding.dates import (
     full_years,
     read_date,
     read_period,
+    written_dates,
 )
 from core.understanding.periods import (
     DATE_PHRASE,
@@ -67,5 +68,6 @@ __all__ = [
     "read_date",
     "read_period",
     "usual_field",
+    "written_dates",
     "years",
 ]

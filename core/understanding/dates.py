@@ -121,6 +121,26 @@ def full_years(text: str, today: dt.date) -> str:
     return _SHORT_YEAR.sub(full, text)
 
 
+_NUMERIC_DATE = re.compile(r"(?<![\w/.-])(?:\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})(?![\w/.-])")
+"""A day in figures: "1/31/01", "12/16/2015", "2018-01-31" (not inside a file name's "2002-01-30-…")."""
+
+
+def written_dates(text: str, today: dt.date) -> str:
+    """Each day written in figures written out ("the 1/31/01 cut" → "the January 31, 2001 cut"), as
+    dateparser reads it: month first where both orders are days (as US English writes them), and a
+    two-digit year the latest such year up to `today`.
+
+    General case: chat writes a day in figures; every reader of dates (the date window, the occasion a
+    date names, the documents' period labels) reads a month's name.
+    """
+
+    def written(match: re.Match[str]) -> str:
+        period = read_period(match[0], today)
+        return f"{period.start:%B} {period.start.day}, {period.start.year}" if period else match[0]
+
+    return _NUMERIC_DATE.sub(written, text)
+
+
 def without_deadlines(text: str) -> str:
     """The text without the deadlines it sets (`_DEADLINE`: "by Sept 30, 2026", "by FY 2026"): what is
     left names the time a question is about, for the date window and the documents' period labels."""
@@ -132,12 +152,16 @@ def date_hints(text: str, today: dt.date) -> DateHints:
 
     A question that dates an occasion and names other dates too ("what rate for July 1995 is cited in
     the minutes of the August 1995 meeting?", "at the Jan/Feb 2023 meeting, who was named effective
-    Feb 21, 2023?") reads the occasion's date: the other dates are what its documents write about.
+    Feb 21, 2023?", "jan 2007 minutes: … strong in Q4 2006 …") reads the occasion's date: the other
+    dates are what its documents write about.
     """
     text = without_deadlines(text)
-    # An occasion's date phrase names no occasion itself: the recursion is one level deep.
-    if (dated := occasion_dates(text)) and (hints := date_hints(dated[0], today)).year_mode == "explicit":
-        return hints
+    # An occasion's date phrase names no occasion itself: the recursion is one level deep. One the
+    # calendar cannot place ("fy16 opm report: … in May 2012 …") is matched by the documents' labels,
+    # so no other date of the question narrows the window either.
+    if dated := occasion_dates(text):
+        hints = date_hints(dated[0], today)
+        return hints if hints.year_mode == "explicit" else DateHints()
     if match := _BETWEEN.search(text):
         first, last = sorted((int(match[1]), int(match[2])))
         return _window(dt.date(first, 1, 1), dt.date(last, 12, 31), list(range(first, last + 1)))

@@ -107,10 +107,23 @@ def occasions(question: str) -> set[str]:
     )
 
 
+# A message headed by its source: a date, then up to four words, then a colon, comma or dash.
+_HEADING = re.compile(
+    rf"^\s*(?:the\s+)?(?P<date>{_DATED})(?:\s+[\w'\u2019.&/-]+){{1,4}}?\s*(?:[:,]|\s[-\u2013\u2014]+\s)", re.IGNORECASE
+)
+
+
 def occasion_dates(question: str) -> list[str]:
     """The date phrases that date an occasion (`occasions`): "August 1995" in "cited in the minutes of
-    the August 1995 meeting"."""
-    return [m["date"] for m in _dated_occasions(question) if m["preposition"].lower() not in _BOUNDS]
+    the August 1995 meeting", and the date of a message's heading ("jan 2007 minutes: net exports were
+    strong in Q4 2006 …", "fy16 opm report - the program started in May 2012 with …").
+
+    General case: chat names the source it asks about in a heading before the question, set off by a
+    colon, comma or dash; the other dates of the question are what that source writes about.
+    """
+    heading = _HEADING.match(question)
+    dated = [m["date"] for m in _dated_occasions(question) if m["preposition"].lower() not in _BOUNDS]
+    return [heading["date"], *dated] if heading else dated
 
 
 def _dated_occasions(question: str) -> list[re.Match[str]]:

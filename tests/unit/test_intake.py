@@ -50,6 +50,29 @@ def test_a_day_after_a_month_is_no_year() -> None:
     assert full_years("the June 30 and Sept 07 meetings", TODAY) == "the June 30 and Sept 07 meetings"
 
 
+@pytest.mark.parametrize(
+    ("text", "written", "day"),
+    [
+        ("the 1/31/01 cut to 5.5% - what did the stmt say?", "January 31, 2001", dt.date(2001, 1, 31)),
+        ("what did the 12/16/2015 statement announce?", "December 16, 2015", dt.date(2015, 12, 16)),
+        ("minutes of the 2018-01-31 meeting", "January 31, 2018", dt.date(2018, 1, 31)),
+        ("the 31/1/2001 statement", "January 31, 2001", dt.date(2001, 1, 31)),  # no month 31: day first
+    ],
+)
+def test_a_day_in_figures_is_that_day(text: str, written: str, day: dt.date) -> None:
+    intake = run_intake(text)
+    assert written in intake.normalized_query
+    assert intake.date_start is not None and intake.date_end is not None
+    assert intake.date_start < day < intake.date_end and intake.requested_years == [day.year]
+
+
+@pytest.mark.parametrize(
+    "text", ["a 3/4 majority of 1/2 the staff", "version 1.2.3", "MeetingDate=2002-01-30-2002-01-30.txt", "13/13/2001"]
+)
+def test_figures_that_are_no_day_stay_as_written(text: str) -> None:
+    assert text in run_intake(f"what does {text} say?").normalized_query
+
+
 def test_an_apostrophe_elsewhere_is_no_year() -> None:
     intake = run_intake("What did the rock 'n' roll museum in the '90s say?")
     assert intake.date_start is None and "'n'" in intake.normalized_query

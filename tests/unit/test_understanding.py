@@ -67,6 +67,10 @@ D = dt.date
             D(2018, 5, 31),
             [2018],
         ),
+        # A heading names the source: the other dates are what it writes about
+        ("jan 2007 minutes: net exports were strong in Q4 2006. why?", D(2007, 1, 1), D(2007, 1, 31), [2007]),
+        ("sept 2014 minutes - how many dealers picked Q2 2015?", D(2014, 9, 1), D(2014, 9, 30), [2014]),
+        ("In 2022, State and USAID will see what?", D(2022, 1, 1), D(2022, 12, 31), [2022]),  # no heading
         (
             "after the March 2020 meeting, what did the minutes of the June 2020 meeting say?",
             D(2020, 6, 1),
@@ -85,6 +89,11 @@ def test_date_hints_against_a_fixed_clock(
         end,
         requested,
     )
+
+
+def test_a_fiscal_year_heading_leaves_the_window_to_the_documents_labels() -> None:
+    hints = date_hints("fy16 opm report: the program started in May 2012 with how many employers?", TODAY)
+    assert (hints.year_mode, hints.date_start, hints.date_end) == ("none", None, None)
 
 
 @pytest.mark.parametrize(
