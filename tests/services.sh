@@ -120,10 +120,12 @@ start_node() {  # start_node RUN: a node with its data in RUN (new, or stopped: 
         cp -r "$home/config/." "$run/config/"
         echo "$url" > "$run/url"
     fi
+    # The JVM's scratch files stay in the run directory (by default each start leaves one in /tmp).
+    mkdir -p "$run/tmp"
     chown -R "$ES_USER" "$run" 2> /dev/null || true
     chmod 755 "$run"
     say "starting Elasticsearch $ES_VERSION on 127.0.0.1:$port (data in $run)"
-    as_user "$ES_USER" env ES_PATH_CONF="$run/config" ES_JAVA_OPTS="${THREADWISE_ES_JAVA_OPTS:--Xms1g -Xmx1g}" \
+    as_user "$ES_USER" env ES_PATH_CONF="$run/config" ES_TMPDIR="$run/tmp" ES_JAVA_OPTS="${THREADWISE_ES_JAVA_OPTS:--Xms1g -Xmx1g}" \
         ES_JAVA_HOME="$java_home" "$home/bin/elasticsearch" -d -p "$run/pid" \
         -E discovery.type=single-node -E xpack.security.enabled=false \
         -E network.host=127.0.0.1 -E http.port="$port" -E transport.port=0 \
