@@ -36,9 +36,15 @@ _DATE_NOUNS = r"date|day|deadline|time|year|month"
 _HOW_MEASURE = re.compile(r"\bhow\s+(much|many|far|big|large|high|low|long|wide|tall|heavy|fast|often)\b", re.I)
 
 # "What was George's reasoning?", "what reason do the minutes give?": the noun asks for a reason.
-_REASON_NOUNS = r"reasons?|reasoning|rationale|justification"
+_REASON_NOUNS = r"reasons?|reasoning|rationale|justification|causes?|explanation"
+# "What was the main reason", "what was part of the reason", "what caused …", "what was behind …", and a
+# question that ends asking what something is owed to ("… put down to?", "… attributed to?").
 _WHAT_REASON = re.compile(
-    rf"\bwhat\s+(?:(?:was|were|is|are)\s+)?(?:(?:the|his|her|their|its|[\w-]+['’]s)\s+)?({_REASON_NOUNS})\b", re.I
+    rf"\bwhat\s+(?:[\w'’-]+\s+){{0,4}}?({_REASON_NOUNS})\b"
+    r"|\bwhat\s+(caused|drove|explains?|explained|(?:was|were|is|are|lay)\s+behind)\b"
+    r"|\b(put\s+down|attributed|attributable|ascribed|due|owing|blamed)\s+(?:to|on)\s*\??\s*$"
+    r"|\b(attribute|ascribe|owe)\b[^?]*\bto\s*\??\s*$",
+    re.I,
 )
 
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
@@ -91,7 +97,8 @@ _DATE = re.compile(
 )
 _REASON = re.compile(
     r"\b(?:because|since|due\s+to|owing\s+to|in\s+view\s+of|in\s+light\s+of|reflect(?:s|ed|ing)?|so\s+that|"
-    r"in\s+order\s+to|preferred|concerned|believed|judged|saw|given|as\s+a\s+result|reason)\b",
+    r"in\s+order\s+to|preferred|concerned|believed|judged|saw|given|as\s+a\s+result|reason|"
+    r"attribut(?:ed|able)\s+to|result(?:ed|ing)?\s+(?:of|from)|stemm(?:ed|ing)\s+from|(?:driven|caused)\s+by)\b",
     re.I,
 )
 _YEAR_ONLY = re.compile(rf"\b{YEAR}\b")
@@ -101,7 +108,9 @@ def measure_words(question: str) -> set[str]:
     """The words of a question that only ask for a measure or a reason ("far" in "how far was it
     lowered", "reasoning" in "what was Bullard's reasoning?"): a source answers them with a figure or
     a "because", not by repeating them."""
-    return {m.group(1).lower() for m in (*_HOW_MEASURE.finditer(question), *_WHAT_REASON.finditer(question))}
+    asked = [m.group(1) for m in _HOW_MEASURE.finditer(question)]
+    asked += [group for m in _WHAT_REASON.finditer(question) for group in m.groups() if group]
+    return {word.lower() for phrase in asked for word in phrase.split()}
 
 
 # A clause that sets the scene before the question proper: "When they cut to 1 percent in June 2003,
@@ -141,6 +150,9 @@ _WORD = r"[^\W\d_][\w'-]*"
 # Officers (CHCO) Council transmittals").
 _COUNT = re.compile(rf"{_NUMBER.pattern}(?:\s+(?:{_SCALE}))?((?:[\s()]+{_WORD}){{1,5}})", re.I)
 _NUMBER_OF = re.compile(rf"\bnumbers?\s+of((?:[\s()]+{_WORD}){{1,6}})", re.I)
+# A count is a whole number, or a figure of thousands, millions or billions ("1.2 million"): a score
+# of "0.6" after "the number of employees enrolled in quality plans" defines a measure, counts nothing.
+_WHOLE = re.compile(rf"(?<![\w.:])(?:\d[\d,]*\d|\d)(?![.,]?\d)(?![\w])|{_NUMBER.pattern}\s*(?:{_SCALE})\b", re.I)
 _MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 # A form's field whose value is a figure: "Passenger Injuries: 2", "Enrolled Participants: 120".
 _FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={_NUMBER.pattern})")
@@ -212,7 +224,7 @@ def counts(sentence: str, nouns: set[str]) -> bool:
         return True
     return any(
         any(stem(w) in nouns for w in re.findall(_WORD, match.group(1)))
-        and _NUMBER.search(_YEAR_ONLY.sub(" ", text[match.end() :])) is not None
+        and _WHOLE.search(_YEAR_ONLY.sub(" ", text[match.end() :])) is not None
         for match in _NUMBER_OF.finditer(text)
     )
 
@@ -264,7 +276,13 @@ _SHARE_ASK = re.compile(
 _SHARE = re.compile(
     rf"{_NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
     rf"|{_NUMBER.pattern}\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?:[^\W\d_]+\s+)?{_NUMBER.pattern}"
-    r"|\b(?:\d+|one)\s+in\s+(?:every\s+)?\d+\b|\b(?:half|halves|thirds?|quarters?|fifths?|tenths?|majority)\b",
+    r"|\b(?:\d+|one)\s+in\s+(?:every\s+)?\d+\b|\bmajority\b"
+    # "half of the members", "two-thirds", "a quarter of banks" (alpha2digit writes "a third" as "a 3rd"):
+    # not a half or a quarter of a year ("the first half of 2015", "the second quarter"), nor a step
+    # ("a quarter-point cut").
+    r"|\b(?<!first\s)(?<!second\s)(?<!1st\s)(?<!2nd\s)(?:half|halves)\b(?![\s-]*points?\b)"
+    r"|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|\d+)[\s-]+(?:thirds?|3rds?|quarters?|fifths?|5ths?|tenths?|10ths?)\b"
+    r"(?![\s-]*points?\b)(?!\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?\d{4})",
     re.I,
 )
 

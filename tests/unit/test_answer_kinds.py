@@ -32,6 +32,13 @@ from core.understanding import answer_kind, holds, measure_words, question_parts
         ("what're the new target ranges?", "quantity"),
         ("What rationale did the Board give?", "reason"),
         ("what reason do the minutes give?", "reason"),
+        # a cause asked by its noun, its verb, or by what something is owed to
+        ("industrial production dropped in october - what was the main reason?", "reason"),
+        ("what caused the drop in housing starts?", "reason"),
+        ("what was behind the jump in imports?", "reason"),
+        ("net exports were strong in Q4. what was that partly put down to?", "reason"),
+        ("What did the Committee attribute the decline to?", "reason"),
+        ("What was the discount rate raised to?", "quantity"),  # a level, not a cause
         # Statistics are quantities: an average, a share, a score.
         ("What was the actual average?", "quantity"),
         ("What share of CHCOs said they had the guidance they needed?", "quantity"),
@@ -85,6 +92,9 @@ def test_a_message_asking_two_things_has_two_parts(question: str, parts: list[st
         ("The increase takes effect on December 17, 2015.", "date", True),
         ("The increase takes effect soon.", "date", False),
         ("Mr. Hoenig dissented because he was concerned about financial imbalances.", "reason", True),
+        ("In part, this development could be attributed to lower petroleum imports.", "reason", True),
+        ("Much of the slackening was caused by work stoppages.", "reason", True),
+        ("Industrial production declined appreciably in October.", "reason", False),
         ("Anything at all.", None, False),
     ],
 )
@@ -233,5 +243,7 @@ def test_a_role_fact_leads_the_answer_to_a_who_question() -> None:
 
 def test_a_noun_that_asks_for_a_reason_is_not_a_word_the_source_must_repeat() -> None:
     assert measure_words("What was Hoenig's reasoning, per the minutes?") == {"reasoning"}
+    assert measure_words("what was that partly put down to?") == {"put", "down"}
+    assert "decline" not in measure_words("What did the Committee attribute the decline to?")
     assert "reasoning" not in content_terms("What was Hoenig's reasoning, per the minutes?")
     assert "reasoning" in content_terms("Summarise the staff's reasoning on bank capital")  # a subject here

@@ -250,6 +250,11 @@ def test_a_count_is_read_the_ways_english_writes_one() -> None:
     assert counts("The office issued 14 Claims Review Board (CRB) notices in June.", notices)
     assert counts("Number of visitors to the Harbor Museum FY 2019 FY 2020 41,250 12,800", nouns("How many visitors?"))
     assert not counts("The number of visitors fell in FY 2020.", nouns("How many visitors?"))  # a year is no count
+    # a score or a percent after "the number of X" defines a measure, counts nothing; a scale counts
+    enrolled = nouns("How many enrollment transactions per day?")
+    assert not counts("The number of employees enrolled in plans with a score of at least 0.6", enrolled)
+    assert not counts("The number of visitors was 4.5 percent higher.", nouns("How many visitors?"))
+    assert counts("The number of visitors reached 1.2 million.", nouns("How many visitors?"))
     assert counts("The bank will buy a further $80 billion of bonds.", nouns("How many dollars of bonds?"))
     assert not counts("The bank will buy 80 bonds.", nouns("How many dollars of bonds will it buy?"))
     assert counts("Passenger Injuries: 2 Minor", nouns("How many passengers were hurt?"))  # a form's field
@@ -274,10 +279,24 @@ def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
         "one in five workers",
         "about two-thirds",
         "a majority",
+        "a third of the banks",
+        "three quarters of respondents",
+        "about half.",
     ):
         assert states_share(stated), stated
     for unstated in ("Performance Measure 2.2.2 Percentage of clients", "Target 85 Actual 83", "in 2022", "12 berths"):
         assert not states_share(unstated), unstated
+
+
+def test_a_half_or_a_quarter_of_a_year_or_a_step_is_no_share() -> None:
+    for period in (
+        "showed the second quarter of 2015 as the most likely date for liftoff",
+        "growth in the fourth quarter",
+        "in the first half of 2015",
+        "a quarter-point cut",
+        "a half-point increase",
+    ):
+        assert not states_share(period), period
 
 
 def test_a_calendar_date_is_asked_by_name_and_stated_as_one() -> None:
