@@ -104,6 +104,7 @@ class AnswerWriter:
             chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen)
         chosen = extractive.role_first(question, ranked, chosen, evidence)
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
+        chosen = extractive.continued(chosen, found)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

@@ -9,6 +9,7 @@ William Poole" for "who voted against?".
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from core.calibration import Calibration
@@ -217,6 +218,31 @@ def naming_first(
         return chosen
     naming = [c for _, c in ranked if all(mentions(c[1], n.variants) for n in ids)]
     return [naming[0], *(c for c in chosen if c != naming[0])][:MAX_SENTENCES] if naming else chosen
+
+
+# A sentence that opens by pointing back ("This reflected …", "In part, this development …").
+_POINTS_BACK = re.compile(r"^(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such)\b", re.IGNORECASE)
+
+
+def continued(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
+    """The chosen sentences, each followed by the next sentence of its passage when that one opens by
+    pointing back at it, while the answer has room (MAX_SENTENCES): none of the chosen makes way.
+
+    General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
+    could be attributed to …": what a sentence reports is often explained, qualified or dated by the
+    next one, which says what it is about only through "this" or "these"; read alone, the first names
+    the event and the second, which holds the why or the how much, ranks low.
+    """
+    out: list[Candidate] = []
+    room = MAX_SENTENCES - len(chosen)
+    for candidate in chosen:
+        out.append(candidate)
+        at = found.index(candidate) if candidate in found else -1
+        after = found[at + 1] if 0 <= at < len(found) - 1 else None
+        if room > 0 and after and after[0] == candidate[0] and after not in chosen and _POINTS_BACK.match(after[1]):
+            out.append(after)
+            room -= 1
+    return out
 
 
 def compose(

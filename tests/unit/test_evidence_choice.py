@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.contracts import Evidence
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.evidence import counting, supporting
-from core.orchestrator.extractive import naming_first
+from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
 
@@ -76,3 +76,25 @@ def test_the_row_of_the_item_a_question_quotes_leads_the_answer() -> None:
     # A chosen sentence that writes the item stays as it is; no id, no change.
     assert naming_first(ranked, [asked], ids) == [asked]
     assert naming_first(ranked, [other], []) == [other]
+
+
+def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None:
+    minutes = _passage(
+        6,
+        "Net exports were unexpectedly strong in the fourth quarter. In part, this development could be "
+        "attributed to a temporary reduction in petroleum imports. Imports were likely to pick up again.",
+        0.6,
+    )
+    other = _passage(7, "These reports said that sales of homes stayed brisk in the fall.", 0.4)
+    found = candidates([minutes, other], "Net exports were strong in Q4. What was that put down to?")
+    premise, because, later, elsewhere = found
+    assert continued([premise, later], found) == [premise, because, later]
+    # Only the next sentence of the same passage, and only when it opens by pointing back.
+    assert continued([later, premise], found) == [later, premise, because]
+    assert continued([because], found) == [because]
+    assert continued([later], found) == [later]
+    assert elsewhere not in continued([premise], found)
+    # Only while the answer has room: no chosen sentence makes way for it.
+    filler = [(9, f"Filler sentence number {n} here.") for n in range(MAX_SENTENCES - 1)]
+    assert continued([premise, *filler], [*found, *filler]) == [premise, *filler]
+    assert continued([premise, *filler[:-1]], [*found, *filler]) == [premise, because, *filler[:-1]]
