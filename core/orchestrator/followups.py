@@ -39,9 +39,12 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 # A message that asks a question of its own ("and what was the staff's forecast …"), perhaps after a
-# phrase that sets where to look ("per the minutes of that meeting, what …").
+# phrase that sets where to look ("per the minutes of that meeting, what …") or an adverb that hedges
+# or links it ("roughly how many …", "so what …").
 _ASKS = re.compile(
-    r"^\s*(?:[^,?]{1,60},\s*)?(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b", re.I
+    r"^\s*(?:[^,?]{1,60},\s*)?(?:(?:\w+ly|about|so|then)\s+)?"
+    r"(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b",
+    re.I,
 )
 # A period counted from the last question's: "the year after that", "the following quarter",
 # "a year earlier", "two years before", "the previous year".
@@ -75,8 +78,9 @@ _TIME = ("year", "quarter", "month", "period", "time")
 # What may stand beside a counted period in a message that is nothing else: "a year earlier?",
 # "the quarter before that?".
 _BARE = frozenset({"the", "a", "that", "then", "one"})
-# Pronouns that stand for the last question's subject in a question of its own.
-_BACK_PRONOUN = re.compile(r"\b(?:it|that\s+one|this\s+one|them)\b", re.IGNORECASE)
+# Pronouns that stand for the last question's subject, or the person its reply named, in a question
+# of its own ("how many meetings had he attended?" after "which officer announced he was retiring?").
+_BACK_PRONOUN = re.compile(r"\b(?:it|that\s+one|this\s+one|them|he|she|him|his)\b", re.IGNORECASE)
 
 
 def _is_name(token: str, after_name: bool) -> bool:

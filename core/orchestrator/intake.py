@@ -141,10 +141,12 @@ def _signals(text: str, quantities: QuantityReader) -> Signals:
 
 
 def subject_of(question: str) -> str:
-    """What an earlier question was about: its names and model numbers, else its key terms."""
-    tokens = words(question)
+    """What an earlier question was about: its names and model numbers, else its key terms; never its
+    dates, which name when ("may 2006 minutes - who chaired the new subcommittee?" is about the
+    subcommittee: a follow-up's "it" keeps the period by other means, `followups`)."""
+    tokens = [w for w in words(question) if not is_date_word(w)]
     named = [w for i, w in enumerate(tokens) if i > 0 and (w[:1].isupper() or any(c.isdigit() for c in w))]
-    return " ".join(dict.fromkeys(named)) or " ".join(key_terms(question))
+    return " ".join(dict.fromkeys(named)) or " ".join(t for t in key_terms(question) if not is_date_word(t))
 
 
 def _top_k(text: str) -> int:

@@ -167,6 +167,13 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "the statement from the meeting before May 9, 2007 - how did it describe recent indicators?",
         ),
+        # a question of its own about the person the last reply named, hedged ("roughly how many")
+        (
+            "roughly how many fomc meetings had he attended?",
+            "sept 2004 minutes - which committee officer announced he was retiring?",
+            [],
+            "roughly how many fomc meetings had he attended? (sept 2004)",
+        ),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),

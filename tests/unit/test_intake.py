@@ -204,6 +204,12 @@ def test_a_pronoun_without_history_blocks_and_with_history_resolves() -> None:
     assert resolved.blocking_ambiguity is None and "sunpeak" in resolved.normalized_query.lower()
 
 
+def test_a_pronoun_resolves_to_what_the_last_question_was_about_not_to_its_date() -> None:
+    last = "may 2006 minutes - who did bernanke put in charge of the new subcommittee on communications issues?"
+    resolved = run_intake("who else was on it (may 2006)", last_query=last)
+    assert "subcommittee" in resolved.signals.key_terms and "communications" in resolved.signals.key_terms
+
+
 def test_a_pronoun_after_what_it_points_at_does_not_block() -> None:
     # "they" points back at the FOMC the message names before it; one that opens the message
     # points at something said before it, and with no thread that is nothing.
