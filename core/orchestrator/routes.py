@@ -150,14 +150,17 @@ class RouteTools:
     async def with_words(
         self, result: RoundResult, query: str, vector: Embeddings, filters: SearchFilters
     ) -> RoundResult:
-        """When the question's names confine the search to one document, the passages that carry its
+        """When the search is confined to one document — by the question's names, or by the date that
+        left one document's summary to drill into (a meeting's minutes) — the passages that carry its
         words best join the evidence too (general case: inside one document every passage is about
         its subject, so meaning separates them less than the question's own words: "field offices"
-        is the best word match of OPM's report and its 36th by meaning)."""
+        is the best word match of OPM's report and its 36th by meaning; "three briefings" is the
+        third word match of the January 2018 minutes and none of its first ten by meaning)."""
         evidence = result.evidence
-        if not filters.doc_ids or len(filters.doc_ids) != 1 or not evidence:
+        scope = result.report.filters if result.report.filters.doc_ids else filters  # what the round searched
+        if not scope.doc_ids or len(scope.doc_ids) != 1 or not evidence:
             return result
-        hits = await self._backend.search_text(query, filters, WORD_PLACES + MAX_CHUNKS_PER_DOCUMENT, vector)
+        hits = await self._backend.search_text(query, scope, WORD_PLACES + MAX_CHUNKS_PER_DOCUMENT, vector)
         known = {e.chunk_id for e in evidence}
         fresh = [h for h in hits if h.segment.chunk_id not in known and not contents_listing(h.segment.text)]
         round_id, mode = evidence[0].round_id, evidence[0].mode
