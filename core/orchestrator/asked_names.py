@@ -17,6 +17,24 @@ _DAYS = {d.lower() for d in calendar.day_name}
 _NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
 
 
+def _written(run: list[str]) -> str:
+    """A name's words as the question wrote them: a single capital among them is an initial, and single
+    capitals in a row an initialism, written with full stops ("U.S. Department of Labor", "Charles I.
+    Plosser"), which the tokenizer split off.
+
+    General case: "U.S." and "U.K." are one word of a name; read as "U S", no source writes them so
+    and a name check finds the sources "not about U S"."""
+    if len(run) == 1:
+        return run[0]  # a lone capital ("B") is a name as written
+    out: list[str] = []
+    for token in run:
+        if len(token) == 1 and token.isupper() and out and out[-1].endswith(".") and len(out[-1]) % 2 == 0:
+            out[-1] += f"{token}."
+        else:
+            out.append(f"{token}." if len(token) == 1 and token.isupper() else token)
+    return " ".join(out)
+
+
 class Name(Contract):
     """A name the question uses and the lower-cased ways a document may write it."""
 
@@ -67,7 +85,7 @@ def names_in(question: str) -> list[Name]:
             run.append(bare)
             continue
         if run:
-            phrase = " ".join(run)
+            phrase = _written(run)
             found.append(Name(text=phrase, variants=[phrase.lower()]))
             run = []
         if product:

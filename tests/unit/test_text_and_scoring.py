@@ -66,6 +66,16 @@ def test_names_keep_runs_of_small_words() -> None:
     assert texts == ["Department of the Interior"]
 
 
+def test_an_initialism_with_full_stops_is_one_word_of_a_name() -> None:
+    # Before: "U.S." was read as the name "U S", which no source writes, so an answer from a passage
+    # about "U.S. imports" was withheld as "not about U S".
+    named = names_in("what one-time payments were part of U.S. imports, and did the U.K. budget matter?")
+    assert [(n.text, n.variants) for n in named] == [("U.S.", ["u.s."]), ("U.K.", ["u.k."])]
+    assert mentions("the strength of the U.S. economy", names_in("U.S. imports?")[0].variants)
+    assert [n.text for n in names_in("Who heads the U.S. Department of Labor?")] == ["U.S. Department of Labor"]
+    assert [n.text for n in names_in("What did John F. Kennedy say?")] == ["John F. Kennedy"]
+
+
 def test_a_numbered_item_a_question_quotes_is_an_id() -> None:
     named = names_in("ED FY22 APP measure 2.2.B (adult ed participants): what's the target for KPI 3.2.1.1?")
     assert [(n.text, n.identifier) for n in named if n.identifier] == [("2.2.B", True), ("3.2.1.1", True)]
