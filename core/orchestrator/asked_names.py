@@ -27,11 +27,12 @@ def _written(run: list[str]) -> str:
     if len(run) == 1:
         return run[0]  # a lone capital ("B") is a name as written
     out: list[str] = []
-    for token in run:
-        if len(token) == 1 and token.isupper() and out and out[-1].endswith(".") and len(out[-1]) % 2 == 0:
-            out[-1] += f"{token}."
+    for before, token in zip(["", *run], run, strict=False):
+        initial = len(token) == 1 and token.isupper()
+        if initial and len(before) == 1 and before.isupper():
+            out[-1] += f"{token}."  # capitals in a row are one word: "U.S."
         else:
-            out.append(f"{token}." if len(token) == 1 and token.isupper() else token)
+            out.append(f"{token}." if initial else token)
     return " ".join(out)
 
 
