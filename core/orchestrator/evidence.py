@@ -10,7 +10,7 @@ from core.orchestrator.asked_names import Name
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import mentions, term_share
 from core.text import stem
-from core.understanding.answers import counted, counts
+from core.understanding.counting import counted, counts
 from core.understanding.periods import occasions
 
 SUPPORT_MARGIN = 0.2

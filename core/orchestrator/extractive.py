@@ -20,7 +20,7 @@ from core.orchestrator.state import Draft
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
 from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
 from core.understanding import answer_kind, holds
-from core.understanding.answers import counted, counts
+from core.understanding.counting import counted, counts
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
 

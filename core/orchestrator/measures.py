@@ -20,15 +20,12 @@ from core.understanding.answers import (
     asks_date,
     asks_money,
     asks_share,
-    counted,
-    counts,
-    counts_something,
-    counts_unit,
     holds,
     states_date,
     states_money,
     states_share,
 )
+from core.understanding.counting import counted, counts, counts_something, counts_unit
 
 
 def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None:

@@ -14,7 +14,6 @@ from typing import Literal
 
 from text_to_num import alpha2digit
 
-from core.text import STOPWORDS, stem, without_clitic
 from core.understanding.periods import MONTH, YEAR
 
 AnswerKind = Literal["person", "quantity", "date", "reason"]
@@ -83,11 +82,11 @@ _NOT_NAMES = frozenset(
 # A figure: digits grouped by commas ("54,443"; a comma after the digits is punctuation: "in 2026, the
 # Department …", "on Feb. 25, yields …"), a decimal or a fraction; not the minutes of a clock time or
 # the second term of a ratio ("1:35 p.m.", "3:1").
-_NUMBER = re.compile(r"(?<![\w.:])(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
-_SCALE = r"thousand|million|billion|trillion"
-_RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
+NUMBER = re.compile(r"(?<![\w.:])(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
+SCALE = r"thousand|million|billion|trillion"
+RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
 _QUANTITY_WORD = re.compile(
-    rf"\b(?:{_RATE_UNITS}|{_SCALE})\b|[%$€£¥]",
+    rf"\b(?:{RATE_UNITS}|{SCALE})\b|[%$€£¥]",
     re.I,
 )
 _DATE = re.compile(
@@ -101,7 +100,7 @@ _REASON = re.compile(
     r"attribut(?:ed|able)\s+to|result(?:ed|ing)?\s+(?:of|from)|stemm(?:ed|ing)\s+from|(?:driven|caused)\s+by)\b",
     re.I,
 )
-_YEAR_ONLY = re.compile(rf"\b{YEAR}\b")
+YEAR_ONLY = re.compile(rf"\b{YEAR}\b")
 
 
 def measure_words(question: str) -> set[str]:
@@ -143,139 +142,13 @@ def question_parts(question: str) -> list[str]:
     return parts if len(parts) > 1 else [question]
 
 
-_HOW_MANY = re.compile(r"\bhow\s+many\s+", re.I)
-_COUNTED_WORDS = 4
-_WORD = r"[^\W\d_][\w'-]*"
-# A figure and the words after it, a parenthesised short form among them ("22 Chief Human Capital
-# Officers (CHCO) Council transmittals").
-_COUNT = re.compile(rf"{_NUMBER.pattern}(?:\s+(?:{_SCALE}))?((?:[\s()]+{_WORD}){{1,5}})", re.I)
-_NUMBER_OF = re.compile(rf"\bnumbers?\s+of((?:[\s()]+{_WORD}){{1,6}})", re.I)
-# A count is a whole number, or a figure of thousands, millions or billions ("1.2 million"): a score
-# of "0.6" after "the number of employees enrolled in quality plans" defines a measure, counts nothing.
-_WHOLE = re.compile(rf"(?<![\w.:])(?:\d[\d,]*\d|\d)(?![.,]?\d)(?![\w])|{_NUMBER.pattern}\s*(?:{_SCALE})\b", re.I)
-_MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
-# A form's field whose value is a figure: "Passenger Injuries: 2", "Enrolled Participants: 120".
-_FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={_NUMBER.pattern})")
-
-
-# An ordinal that counts a run: "the 15th consecutive year", "a third straight meeting" (after text2num).
-_RUN = re.compile(rf"\b\d+(?:st|nd|rd|th)\s+(?:consecutive|straight|successive)(?:\s+{_WORD}){{1,3}}", re.I)
-
-
-# Stop-words that open what is counted rather than end it: "how many of the plans", "how many of its
-# systems", "how many new cutters", "how many other agencies".
-_COUNT_OPENERS = frozenset({"of", "the", "its", "their", "our", "his", "her", "new", "other"})
-
-
-_SCALES = re.compile(rf"(?:{_SCALE}|hundred)s", re.I)
-
-
-def counted(question: str) -> list[str]:
-    """What a "how many" question counts, as words: "How many patent examiners does USPTO have?" →
-    ["patent", "examiners"] (the words after "how many", up to the first stop-word).
-
-    General case: a counted noun phrase may open with a determiner, "of" or an adjective the
-    stop-list holds ("how many of OPM's systems", "how many new cutters"); those are passed over.
-    Anything else first ("how many more was that", "how many of them") leaves nothing counted.
-    A scale that opens the phrase counts what follows its "of": "how many billions of dollars"
-    counts dollars, "how many thousands of jobs" jobs (general case: a count asked in round
-    figures)."""
-    match = _HOW_MANY.search(question)
-    if match is None:
-        return []
-    out: list[str] = []
-    for word in re.findall(r"[^\W\d_][\w'’-]*", question[match.end() :]):
-        bare = without_clitic(word)
-        if not out and _SCALES.fullmatch(bare):
-            continue
-        if bare.lower() in STOPWORDS:
-            if out or bare.lower() not in _COUNT_OPENERS:
-                break
-            continue
-        out.append(bare)
-        if len(out) == _COUNTED_WORDS:
-            break
-    return out
-
-
-def counts(sentence: str, nouns: set[str]) -> bool:
-    """True when `sentence` writes a count of what is counted (`nouns`, stemmed).
-
-    General case: the answer to "how many X" is a figure of X, written the ways English writes one:
-    a number before X ("8,961 patent examiners", "approximately 47,000 employees", "nine Operating
-    Administrations": number words are read by text2num), an amount of money for "how many
-    dollars" ("$600 billion"), or a table or sentence naming "the number of X" beside its figure
-    ("Number of users on the Federal Talent Dashboard … 1,209"), or a form's field whose label
-    names X and whose value is a figure ("Passenger Injuries: 2"), or a run's place in order ("the
-    15th consecutive year" says fifteen years in a row). A sentence about X that holds some other
-    figure ("a 10 percent rise in examiner hiring") answers something else."""
-    text = alpha2digit(sentence, "en")
-    if any(any(stem(w) in nouns for w in re.findall(_WORD, m.group(0))) for m in _RUN.finditer(text)):
-        return True
-    for match in _COUNT.finditer(text):
-        if _YEAR_ONLY.fullmatch(match.group(0).split()[0]):  # "in 2022 employees received …"
-            continue
-        following = re.findall(_WORD, match.group(1))
-        if any(stem(w) in nouns for w in following) or _spelled(nouns, following):
-            return True
-    if _NUMBER.search(text) and any(stem(name) in nouns for sign, name in _MONEY.items() if sign in text):
-        return True
-    if any(stem(w) in nouns for match in _FIELD_COUNT.finditer(text) for w in re.findall(_WORD, match.group(1))):
-        return True
-    return any(
-        any(stem(w) in nouns for w in re.findall(_WORD, match.group(1)))
-        and _WHOLE.search(_YEAR_ONLY.sub(" ", text[match.end() :])) is not None
-        for match in _NUMBER_OF.finditer(text)
-    )
-
-
-# Units of time: the calendar's and the clock's, a closed class.
-_TIME_UNITS = ("second", "minute", "hour", "day", "week", "month", "decade")
-
-
-def counts_unit(nouns: set[str]) -> bool:
-    """True when what is counted (`nouns`, stemmed) is a unit of money or time ("how many dollars
-    of funding", "how many days' notice"): a unit is counted only in itself, so only an amount of
-    it answers, never a count of something else."""
-    return any(stem(unit) in nouns for unit in (*_MONEY.values(), *_TIME_UNITS))
-
-
-# What follows a figure that counts no thing: a rate ("4.2 percent") or a stretch of time ("three
-# months", "a 50-year low").
-_NOT_A_THING = re.compile(rf"\s*(?:{_RATE_UNITS})\b|[\s-]+(?:{'|'.join(_TIME_UNITS)}|year)s?\b", re.I)
-
-
-def counts_something(sentence: str) -> bool:
-    """True when `sentence` writes a figure of something ("420 subjects"; "Occupants: 3" is not:
-    no word follows; "4.2 percent" is not: a rate counts nothing, nor does "three months": a
-    duration measures time): a count, whatever it counts."""
-    for match in _COUNT.finditer(alpha2digit(sentence, "en")):
-        figure = match.group(0).split()[0]
-        if not _YEAR_ONLY.fullmatch(figure) and not _NOT_A_THING.match(match.group(0), len(figure)):
-            return True
-    return False
-
-
-def _spelled(nouns: set[str], following: list[str]) -> bool:
-    """True when the words after a figure spell a counted short form: "5,016 full-time equivalent
-    employees" counts "FTEs" (the initials of the words and their hyphenated parts)."""
-    initials = "".join(part[0] for w in following for part in w.split("-") if part).lower()
-    forms = {form for n in nouns for form in (n, n.removesuffix("s"))}  # "ftes": the plural of "FTE"
-    return any(MIN_SPELLED <= len(n) <= MAX_SPELLED and initials.startswith(n) for n in forms)
-
-
-MIN_SPELLED, MAX_SPELLED = 3, 5
-"""A counted word is read as a short form only at this length ("FTE", "LCA"): two letters spell too
-much by chance, longer ones are words."""
-
-
 # "What percentage of …", "what share of …", "by what percent …", "which proportion of …".
 _SHARE_ASK = re.compile(
     r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b", re.I
 )
 _SHARE = re.compile(
-    rf"{_NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
-    rf"|{_NUMBER.pattern}\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?:[^\W\d_]+\s+)?{_NUMBER.pattern}"
+    rf"{NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
+    rf"|{NUMBER.pattern}\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?:[^\W\d_]+\s+)?{NUMBER.pattern}"
     r"|\b(?:\d+|one)\s+in\s+(?:every\s+)?\d+\b|\bmajority\b"
     # "half of the members", "two-thirds", "a quarter of banks" (alpha2digit writes "a third" as "a 3rd"):
     # not a half or a quarter of a year ("the first half of 2015", "the second quarter"), nor a step
@@ -317,7 +190,7 @@ _MONEY_ASK = re.compile(
     re.I,
 )
 _AMOUNT = re.compile(
-    rf"[$€£¥]\s*\d|\b(?:USD|EUR|GBP|JPY)\s*\d|{_NUMBER.pattern}\s*(?:(?:{_SCALE})\s+)?(?:dollars|euros|pounds|yen)\b",
+    rf"[$€£¥]\s*\d|\b(?:USD|EUR|GBP|JPY)\s*\d|{NUMBER.pattern}\s*(?:(?:{SCALE})\s+)?(?:dollars|euros|pounds|yen)\b",
     re.I,
 )
 
@@ -412,4 +285,4 @@ def holds(sentence: str, kind: AnswerKind | None, common: frozenset[str] = froze
     if kind == "reason":
         return bool(_REASON.search(sentence))
     # A figure, not a year or a day of the month ("in 2008", "on March 3").
-    return bool(_NUMBER.search(_DATE.sub(" ", _YEAR_ONLY.sub(" ", sentence)))) or bool(_QUANTITY_WORD.search(sentence))
+    return bool(NUMBER.search(_DATE.sub(" ", YEAR_ONLY.sub(" ", sentence)))) or bool(_QUANTITY_WORD.search(sentence))

@@ -22,7 +22,8 @@ from core.orchestrator.support import (
     written_in_parts,
 )
 from core.text import contents_listing, contracts, key_terms, normalize_text, snippet, split_sentences, stem
-from core.understanding.answers import asks_date, asks_share, counted, counts, states_date, states_share
+from core.understanding.answers import asks_date, asks_share, states_date, states_share
+from core.understanding.counting import counted, counts
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
