@@ -20,6 +20,7 @@ from core.understanding.answers import (
     asks_date,
     asks_money,
     asks_share,
+    asks_value,
     holds,
     states_date,
     states_money,
@@ -32,7 +33,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     """Why the answer does not give the measure asked (None when it does or none is asked): no count
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
-    did X cost" (`prices_it`). Rows a structured query counted or filtered are that measure (not checked)."""
+    did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`). Rows a
+    structured query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
     question = state.plan.original_query
@@ -45,6 +47,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
         return "the answer states no date of what the question asks about"
     if asks_money(question) and not prices_it(question, body, _given(state, cited)):
         return "the answer states no amount of money for what the question asks about"
+    if asks_value(question) and not values_it(question, body, _given(state, cited)):
+        return "the answer states no figure for what the question asks about"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
         return f"the sources give no figure for {item}, which the question asks for"
@@ -140,6 +144,17 @@ def prices_it(question: str, body: str, given: set[str]) -> bool:
     return _said_of(question, body, given | _MONEY_WORDS, states_money)
 
 
+def values_it(question: str, body: str, given: set[str]) -> bool:
+    """True when the answer states a figure (`holds` a quantity) in a sentence about what "to what
+    level / what rate …" asks: one that carries a word of the question besides its names, the
+    `given` words (`_given`) and the words that only ask for a value ("level", "value").
+
+    General case: as the cost asked is an amount said of X (`prices_it`), the value asked is a figure
+    said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in
+    late August") says that X moved, not to what."""
+    return _said_of(question, body, given | _VALUE_WORDS, lambda sentence: holds(sentence, "quantity"))
+
+
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
     """True when a sentence of `body` `states` what is asked and carries a word of the question
     besides its names and the `free` words; any sentence that states it, when the question has none."""
@@ -155,6 +170,7 @@ _PRECISELY = frozenset({"exact", "exactly", "specific"})
 _DATE_WORDS = _PRECISELY | {"date", "day", "calendar"}
 _SHARE_WORDS = _PRECISELY | {"percent", "percentage", "share", "proportion", "fraction"}
 _MONEY_WORDS = _PRECISELY | {"cost", "costs", "costing", "budget", "price", "fee", "salary", "dollars", "money"}
+_VALUE_WORDS = _PRECISELY | {"level", "value", "figure", "amount", "number", "total", "size"}
 
 
 def _named(question: str) -> set[str]:

@@ -195,6 +195,24 @@ _AMOUNT = re.compile(
 )
 
 
+# "What level …", "to what range …", "what new minimum fee …": the value of something, a figure. "Which
+# rate" asks which one (an identity: "OBFR"), and a pace is a manner ("at a moderate pace"): neither is
+# this; a share is asked and answered as one (`asks_share`: "one-third" answers "what percent").
+_NOT_VALUES = {"pace", "share", "proportion", "percentage", "percent"}
+_VALUE_NOUNS = "|".join(n for n in _QUANTITY_NOUNS.split("|") if n not in _NOT_VALUES)
+_VALUE_ASK = re.compile(
+    rf"\bwhat\s+(?:[\w'’-]+\s+){{0,3}}?(?:{_VALUE_NOUNS})\b{_HEADS}"
+    rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b",
+    re.I,
+)
+
+
+def asks_value(question: str) -> bool:
+    """True when a question asks for the value of something ("to what level did it cut the rate?",
+    "what range was the band widened to?", "what rate did Germany raise the VAT to?"): a figure."""
+    return _VALUE_ASK.search(question) is not None
+
+
 def asks_money(question: str) -> bool:
     """True when a question asks for an amount of money ("how much did the move cost?", "what budget
     does the plan give X?", "the ceiling, in dollars"), not just for some figure."""

@@ -179,6 +179,23 @@ def test_a_how_much_did_it_cost_question_needs_an_amount_of_money() -> None:
     assert _asked("Which price index does the harbour authority use?", "The authority uses the PCE index.") is None
 
 
+def test_a_to_what_level_question_needs_a_figure_said_of_what_it_asks() -> None:
+    question = "The port authority cut its berthing fee in late August. To what level did it cut it?"
+    reason = _asked(question, "A cut by the port authority in its berthing fee in late August eased costs.")
+    assert reason is not None and "no figure" in reason
+    # a figure said of something else is not the level asked
+    beside = "The fee cut in late August eased costs. Cargo volumes rose 4 percent."
+    assert _asked(question, beside) is not None
+    assert _asked(question, "In late August the port authority cut its berthing fee to $310 per call.") is None
+    assert _asked("What rate did the port set for berthing?", "The port set a berthing rate of 2.5 percent.") is None
+    # "which rate" asks which one, and a pace is a manner: both are answered in words
+    assert (
+        _asked("Which alternative berthing rate did staff discuss?", "Staff discussed the overnight berthing rate.")
+        is None
+    )
+    assert _asked("At what pace did berthing fees rise?", "Berthing fees rose at a moderate pace.") is None
+
+
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     question = "What share of harbour inspections found a violation in 2024?"
     about = "Harbour inspections found violations at 12 berths. Performance Measure 2.2.1 Violations Target Actual"
@@ -190,7 +207,7 @@ def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     # the answer shown is what must state it: a share elsewhere in the cited passage is no answer
     cited = "Inspections found violations at 12 berths. Staff turnover was 9 percent."
     assert _asked(question, cited, answer="Inspections found violations at 12 berths.") is not None
-    assert _asked("What was the closing share price?", about) is None  # a price, not a share of something
+    assert _asked("What was the closing share price?", "The closing share price was $41.20.") is None  # a price
     # A share said of something else beside the inspections is not the share asked.
     # Before: any percent in the answer was the share.
     beside = "Harbour inspections found violations at 12 berths. Staff turnover was 9 percent."
