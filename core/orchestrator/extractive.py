@@ -225,21 +225,34 @@ _POINTS_BACK = re.compile(r"^(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|tho
 
 
 def continued(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
-    """The chosen sentences, each followed by the next sentence of its passage when that one opens by
-    pointing back at it, while the answer has room (MAX_SENTENCES): none of the chosen makes way.
+    """The chosen sentences, each with the neighbour of its passage that "this" or "these" joins it to:
+    the sentence before it when it opens by pointing back, and the next one when that one opens so;
+    while the answer has room (MAX_SENTENCES): none of the chosen makes way.
 
     General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
     could be attributed to …": what a sentence reports is often explained, qualified or dated by the
     next one, which says what it is about only through "this" or "these"; read alone, the first names
-    the event and the second, which holds the why or the how much, ranks low.
+    the event and the second, which holds the why or the how much, ranks low. The other way round,
+    "These purchases … resulted in a retracement" chosen alone does not say which purchases: the
+    sentence before it does.
     """
     out: list[Candidate] = []
     room = MAX_SENTENCES - len(chosen)
+
+    def free(neighbour: Candidate, candidate: Candidate) -> bool:
+        """A sentence of the candidate's own passage, not already in the answer."""
+        return neighbour[0] == candidate[0] and neighbour not in [*chosen, *out]
+
     for candidate in chosen:
-        out.append(candidate)
         at = found.index(candidate) if candidate in found else -1
+        before = found[at - 1] if at > 0 else None
+        if room > 0 and before is not None and free(before, candidate) and _POINTS_BACK.match(candidate[1]):
+            out.append(before)
+            room -= 1
+        if candidate not in out:
+            out.append(candidate)
         after = found[at + 1] if 0 <= at < len(found) - 1 else None
-        if room > 0 and after and after[0] == candidate[0] and after not in chosen and _POINTS_BACK.match(after[1]):
+        if room > 0 and after is not None and free(after, candidate) and _POINTS_BACK.match(after[1]):
             out.append(after)
             room -= 1
     return out

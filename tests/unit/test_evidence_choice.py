@@ -91,9 +91,12 @@ def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None
     assert continued([premise, later], found) == [premise, because, later]
     # Only the next sentence of the same passage, and only when it opens by pointing back.
     assert continued([later, premise], found) == [later, premise, because]
-    assert continued([because], found) == [because]
     assert continued([later], found) == [later]
     assert elsewhere not in continued([premise], found)
+    # A chosen sentence that points back brings the one before it, from its own passage only.
+    assert continued([because], found) == [premise, because]
+    assert continued([because, premise], found) == [because, premise]
+    assert continued([elsewhere], found) == [elsewhere]
     # Only while the answer has room: no chosen sentence makes way for it.
     filler = [(9, f"Filler sentence number {n} here.") for n in range(MAX_SENTENCES - 1)]
     assert continued([premise, *filler], [*found, *filler]) == [premise, *filler]
