@@ -203,9 +203,12 @@ def normalize_label(label: str) -> str:
 LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){4,}")
 """Leader dots, as a contents entry runs them from a heading to its page number ("Workforce ........ 27")."""
 _WORDED = re.compile(r"[^\W\d_]")  # a letter of any script
-MACHINE_ID = re.compile(r"(?<![\w-])_?[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?![\w-])", re.IGNORECASE)
-"""A UUID, as a PDF producer leaves object names in the text ("_a452994a-badb-11ec-b51f-cc2efa82ea00"):
-an id for machines, never words a reader is told."""
+MACHINE_ID = re.compile(
+    r"(?<![\w-])_?[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}(?![\w-])|(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_\d+\b"
+)
+"""A UUID, as a PDF producer leaves object names in the text ("_a452994a-badb-11ec-b51f-cc2efa82ea00"),
+or a template's numbered slot left unfilled ("PLACEHOLDER_59", capitals joined to a number by an
+underscore): ids for machines, never words a reader is told."""
 
 
 def contents_listing(text: str) -> bool:

@@ -53,6 +53,10 @@ def test_contents_entries_are_not_answer_sentences() -> None:
     # A PDF producer's object names are ids, not words: the sentence reads without them.
     named = "_a4529b7a-badb-11ec-b51f-cc2efa82ea00 Real Estate Solutions ~ GSA leverages real estate trends."
     assert readable(named) == "Real Estate Solutions ~ GSA leverages real estate trends."
+    # So are a template's unfilled numbered slots.
+    slots = "PLACEHOLDER_59 PLACEHOLDER_60 Performance Indicators LTPG 3.2.1 Timely Inspection Reports"
+    assert readable(slots) == "Performance Indicators LTPG 3.2.1 Timely Inspection Reports"
+    assert readable("Covid-19 and FY2022_final drafts") == "Covid-19 and FY2022_final drafts"
 
 
 def test_names_keep_their_small_words() -> None:
