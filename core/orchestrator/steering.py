@@ -28,7 +28,7 @@ from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, contracts, stem, words
 from core.understanding.abbreviations import is_name, most_used
-from core.understanding.periods import is_period_phrase
+from core.understanding.periods import is_period_phrase, source_heading
 
 NAME_SEARCH_HITS = 50
 TOPIC_SEARCH_HITS = 5000
@@ -288,7 +288,10 @@ def resolve(question: str, vocabulary: Vocabulary, topics: set[str] | None = Non
     # A deadline ("by Sept 2026") picks among a named organisation's documents the one whose period
     # holds it ("OPM … by the end of FY 2016": that year's report); alone it picks none, as any
     # plan may set a target for that year.
-    asked = asked_periods(question, deadlines=bool(entity_docs))
+    # A message headed by its source ("opm fy15 apr - … calendar 2016?") names the document's period
+    # in the heading: the question's other dates are what it writes about.
+    heading = source_heading(question)
+    asked = asked_periods(heading) if heading else asked_periods(question, deadlines=bool(entity_docs))
     doc_ids: set[str] = set(entity_docs)
     missing: str | None = None
     period_resolved = False

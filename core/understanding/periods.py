@@ -107,10 +107,29 @@ def occasions(question: str) -> set[str]:
     )
 
 
-# A message headed by its source: a date, then up to four words, then a colon, comma or dash.
-_HEADING = re.compile(
-    rf"^\s*(?:the\s+)?(?P<date>{_DATED})(?:\s+[\w'\u2019.&/-]+){{1,4}}?\s*(?:[:,]|\s[-\u2013\u2014]+\s)", re.IGNORECASE
+# A message headed by its source: up to three words that name it ("opm fy15 apr - …"), neither asking
+# nor bounding a stretch of time ("after the March 2020 meeting, …"), a date, then up to four words,
+# then a colon, comma or dash.
+_NOT_SOURCE_WORDS = (
+    r"(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were|can|could|will|would"
+    r"|after|before|since|until|to|from|by|between)"
 )
+_HEADING = re.compile(
+    rf"^\s*(?:the\s+)?(?:(?!{_NOT_SOURCE_WORDS}\b)[\w'\u2019.&/-]+\s+){{0,3}}?(?P<date>{_DATED})"
+    rf"(?:\s+[\w'\u2019.&/-]+){{1,4}}?\s*(?:[:,]|\s[-\u2013\u2014]+\s)",
+    re.IGNORECASE,
+)
+
+
+def source_heading(question: str) -> str | None:
+    """The date of the source a message is headed by ("fy15" in "opm fy15 apr - what was enrollment at
+    the start of calendar 2016?"), or None.
+
+    General case: chat names the source it asks about in a heading before the question, set off by a
+    colon, comma or dash; the heading's period picks the document, and the question's other dates are
+    what that document writes about."""
+    heading = _HEADING.match(question)
+    return heading["date"] if heading else None
 
 
 def occasion_dates(question: str) -> list[str]:
@@ -121,9 +140,9 @@ def occasion_dates(question: str) -> list[str]:
     General case: chat names the source it asks about in a heading before the question, set off by a
     colon, comma or dash; the other dates of the question are what that source writes about.
     """
-    heading = _HEADING.match(question)
+    heading = source_heading(question)
     dated = [m["date"] for m in _dated_occasions(question) if m["preposition"].lower() not in _BOUNDS]
-    return [heading["date"], *dated] if heading else dated
+    return [heading, *dated] if heading else dated
 
 
 def _dated_occasions(question: str) -> list[re.Match[str]]:

@@ -265,6 +265,16 @@ def test_names_that_together_leave_no_document_of_the_period_narrow_no_further_t
     assert missing is not None and "FY 2021" in missing
 
 
+def test_a_heading_s_period_picks_the_document_the_question_s_other_dates_do_not() -> None:
+    # A message headed by its source: the calendar year asked about is written up in the FY 2019 report.
+    records = [_record(f"ows-{y}", _annual(y), f"{y}-annual-report.pdf") for y in (2019, 2020, 2022)]
+    asked = "ows fy19 apr - how many widgets were certified as of the start of calendar year 2020?"
+    assert resolve(asked, Vocabulary(records)).doc_ids == ["ows-2019"]
+    # Without a heading, every period the question names may pick a document.
+    both = resolve("How many widgets were certified in FY19 and in 2020?", Vocabulary(records)).doc_ids
+    assert both == ["ows-2019", "ows-2020"]
+
+
 def test_a_name_every_document_carries_is_a_topic_and_steers_nothing() -> None:
     records = [_record(f"ows-{y}", _annual(y), f"{y}-annual-report.pdf") for y in (2019, 2020, 2022)]
     steering = resolve("What did OWS certify in FY 2020?", Vocabulary(records))
