@@ -15,10 +15,12 @@ from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms
 from core.text import split_sentences, stem, without_clitic
 from core.text import words as written_words
+from core.understanding import is_date_word
 from core.understanding.answers import (
     answer_kind,
     asks_date,
     asks_money,
+    asks_name,
     asks_share,
     asks_value,
     holds,
@@ -33,7 +35,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     """Why the answer does not give the measure asked (None when it does or none is asked): no count
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
-    did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`). Rows a
+    did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`), no new name
+    for "which bank was it" (`names_one`). Rows a
     structured query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
@@ -49,6 +52,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
         return "the answer states no amount of money for what the question asks about"
     if asks_value(question) and not values_it(question, body, _given(state, cited)):
         return "the answer states no figure for what the question asks about"
+    if asks_name(question) and not names_one(question, body, _given(state, cited)):
+        return "the answer names nothing the question does not already name"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
         return f"the sources give no figure for {item}, which the question asks for"
@@ -153,6 +158,27 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
     said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in
     late August") says that X moved, not to what."""
     return _said_of(question, body, given | _VALUE_WORDS, lambda sentence: holds(sentence, "quantity"))
+
+
+def names_one(question: str, body: str, given: set[str]) -> bool:
+    """True when the answer writes a proper name the question does not: a capitalised word inside a
+    sentence that is not one of the question's words, the `given` words (`_given`), a date word or a
+    single letter ("U.S." is "U" and "S").
+
+    General case: the answer to "which bank was it?" is that bank's name; a passage that tells of "a
+    large trading loss at a major U.S. bank", or of a strike "at a major aircraft manufacturer", names
+    the bank's kind, which the question already knew."""
+    asked = {_letters(w) for w in written_words(question)} | {_letters(w) for w in given}
+    return any(
+        w[:1].isupper() and len(_letters(w)) > 1 and _letters(w) not in asked and not is_date_word(w)
+        for sentence in split_sentences(body)
+        for w in written_words(sentence)[1:]
+    )
+
+
+def _letters(word: str) -> str:
+    """A word's letters and digits, lower-cased, without its possessive ending: "OPM's" and "opm" alike."""
+    return "".join(ch for ch in without_clitic(word).lower() if ch.isalnum())
 
 
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:

@@ -213,6 +213,26 @@ def asks_value(question: str) -> bool:
     return _VALUE_ASK.search(question) is not None
 
 
+# "Which bank …", "which parts supplier's workers …", "what was the candidate's name?": an organisation
+# or a place is asked for by the noun of its kind, and answered by its proper name.
+_NAMED_KINDS = (
+    r"banks?|compan(?:y|ies)|firms?|unions?|suppliers?|manufacturers?|countr(?:y|ies)|agenc(?:y|ies)|institutions?|"
+    r"insurers?|lenders?|dealers?|retailers?|developers?|vendors?|contractors?|corporations?|organi[sz]ations?|"
+    r"universit(?:y|ies)|governments?|nations?|states?|cit(?:y|ies)|provinces?"
+)
+_NAME_ASK = re.compile(
+    rf"\bwhich\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_NAMED_KINDS})(?![\w-])"
+    r"|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?names?\b|\bname\s+of\b",
+    re.I,
+)
+
+
+def asks_name(question: str) -> bool:
+    """True when a question asks for the name of an organisation, a place or a person ("which bank was
+    it?", "which union was party to the dispute?", "what was the candidate's name?")."""
+    return _NAME_ASK.search(question) is not None
+
+
 def asks_money(question: str) -> bool:
     """True when a question asks for an amount of money ("how much did the move cost?", "what budget
     does the plan give X?", "the ceiling, in dollars"), not just for some figure."""

@@ -196,6 +196,18 @@ def test_a_to_what_level_question_needs_a_figure_said_of_what_it_asks() -> None:
     assert _asked("At what pace did berthing fees rise?", "Berthing fees rose at a moderate pace.") is None
 
 
+def test_a_which_bank_question_needs_a_name_the_question_does_not_write() -> None:
+    question = "june minutes say harbour stocks fell on a trading loss at a major US bank - which bank was it?"
+    reason = _asked(question, "Disclosure of a large trading loss at a major U.S. bank also weighed on harbour stocks.")
+    assert reason is not None and "names nothing" in reason
+    assert _asked(question, "Harbour stocks fell in June after a trading loss at Northwind Bank.") is None
+    union = "The port dispute was settled in March. Which union was party to it?"
+    assert _asked(union, "The port dispute was settled in March, and cargo volumes recovered.") is not None
+    assert _asked(union, "The dispute between the port and the Harbour Workers Union was settled.") is None
+    # a kind of thing asked for in lower case ("which sectors") is answered in words
+    assert _asked("Which sectors were weak in March?", "Spending on housing and manufacturing was weak.") is None
+
+
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     question = "What share of harbour inspections found a violation in 2024?"
     about = "Harbour inspections found violations at 12 berths. Performance Measure 2.2.1 Violations Target Actual"
