@@ -168,11 +168,15 @@ def led_by_acronym(text: str, name: str) -> bool:
 def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> set[str]:
     """The terms `text` contains, matched by stem ("dissenters" ~ "dissented"), or acronyms its
     names spell ("FOMC" ~ "Federal Open Market Committee"), or in one of their `forms` (general case:
-    an abbreviation asked, its definition written — `core.understanding.abbreviations`)."""
+    an abbreviation asked, its definition written — `core.understanding.abbreviations`). A compound
+    is found with or without its hyphen ("asset-purchase" ~ "asset purchase")."""
     wanted = list(terms)
     written = words(text)
     known = set(stems(written)) | dotted(text)
+    # A compound is written with or without its hyphen: "asset-purchase program", "asset purchase program".
+    known |= set(stems([part for w in written if "-" in w for part in w.split("-")]))
     found = {t for t, stem in zip(wanted, stems(wanted), strict=True) if stem in known}
+    found |= {t for t in wanted if "-" in t and t not in found and set(stems(t.split("-"))) <= known}
     rest = [t for t in wanted if t not in found]
     if rest and forms:
         found |= {t for t in rest if t in forms and mentions(text, forms[t])}

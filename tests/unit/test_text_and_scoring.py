@@ -199,6 +199,13 @@ def test_a_source_writes_an_acronym_with_dots_and_a_name_in_full() -> None:
     assert found_terms(["fed", "fe", "fedora"], "The Federal Reserve raised its rate.") == {"fed"}
 
 
+def test_a_compound_is_found_with_or_without_its_hyphen() -> None:
+    text = "changes in the Bank of Canada's asset purchase program weighed on big-bank stocks"
+    assert found_terms(["asset-purchase", "big", "bank", "stock"], text) == {"asset-purchase", "big", "bank", "stock"}
+    # the parts must all be written: "asset" alone is not "asset-backed"
+    assert found_terms(["asset-backed"], text) == set()
+
+
 def test_a_name_the_question_spells_out_is_found_as_the_acronym_a_source_writes() -> None:
     terms = ["date", "national", "background", "investigations", "bureau", "established"]
     found = found_terms(terms, "The NBIB was formally established on October 1, 2016.")
