@@ -50,12 +50,13 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 _DEADLINE = re.compile(
-    rf"\bby\s+(?:the\s+end\s+of\s+)?(?:(?:fiscal|calendar)\s+(?:year\s+)?|FY\s*|CY\s*)?"
+    rf"\b(?:by|(?:through|until|till)(?=\s+the\s+end\b))\s+(?:the\s+end\s+of\s+)?(?:(?:fiscal|calendar)\s+(?:year\s+)?|FY\s*|CY\s*)?"
     rf"(?:(?:{MONTH})\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?{YEAR}\b",
     re.IGNORECASE,
 )
-"""A deadline ("by September 30, 2023", "by FY 2026") is a date a plan sets for a target, not the time
-the question is about: it does not narrow which documents are read (a 2022 plan states 2026 goals)."""
+"""A deadline ("by September 30, 2023", "by FY 2026") is a date a plan sets for a target, and a horizon
+("through the end of 2011") the span a forecast runs to, not the time the question is about: neither
+narrows which documents are read (a 2022 plan states 2026 goals, 2010 minutes project 2011)."""
 # "Mar '97", or "march 93": two digits after a month are a year when marked so or no day (over 31).
 _SHORT_YEAR = re.compile(rf"\b((?:{MONTH})\.?)\s*(?:['\u2019\u2018](\d{{2}})|\s(3[2-9]|[4-9]\d))\b", re.IGNORECASE)
 _RECENT = re.compile(r"\b(?:recent|recently|latest|newest|current|currently|now)\b", re.IGNORECASE)

@@ -129,11 +129,18 @@ def test_a_span_of_days_reads_the_week_around_it(text: str, start: dt.date, end:
         "What is EPA's target for HFC consumption by September 30, 2023?",
         "By FY 2026, what share of the holdings will be processed?",
         "what should the backlog be by the end of 2027",
+        # a forecast's horizon
+        "how much did the staff expect repayments to shrink the holdings through the end of 2011?",
     ],
 )
 def test_a_deadline_is_a_target_not_a_window(text: str) -> None:
     assert date_hints(text, TODAY).year_mode == "none"
     assert date_hints(text + " as reported in 2022", TODAY).requested_years == [2022]
+
+
+def test_a_span_through_a_year_is_still_a_window() -> None:
+    hints = date_hints("what happened from 2009 through 2011?", TODAY)
+    assert (hints.date_start, hints.date_end) == (D(2009, 1, 1), D(2011, 12, 31))
 
 
 def test_relative_dates_follow_the_clock() -> None:
