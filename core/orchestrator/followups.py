@@ -15,6 +15,7 @@ import re
 
 from core.orchestrator.support import mentions
 from core.text import STOPWORDS, stem, word_spans, words
+from core.understanding.dates import without_deadlines
 from core.understanding.periods import (
     MONTHS,
     PERIOD_CODE,
@@ -39,10 +40,10 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 # A message that asks a question of its own ("and what was the staff's forecast …"), perhaps after a
-# phrase that sets where to look ("per the minutes of that meeting, what …") or an adverb that hedges
-# or links it ("roughly how many …", "so what …").
+# phrase that sets where to look ("per the minutes of that meeting, what …"), a preposition ("by how
+# much …", "to what level …") or an adverb that hedges or links it ("roughly how many …", "so what …").
 _ASKS = re.compile(
-    r"^\s*(?:[^,?]{1,60},\s*)?(?:(?:\w+ly|about|so|then)\s+)?"
+    r"^\s*(?:[^,?]{1,60},\s*)?(?:(?:by|to|at|in|for|from|on|with)\s+)?(?:(?:\w+ly|about|so|then)\s+)?"
     r"(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b",
     re.I,
 )
@@ -193,7 +194,8 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
-    own, last = period_mentions(rest), period_mentions(last_question)
+    # A deadline or a horizon ("through the end of 2011") is no period the follow-up asks about.
+    own, last = period_mentions(without_deadlines(rest)), period_mentions(last_question)
     relative = _RELATIVE.search(rest)
     if last and not relative and (neighbour := _neighbour(rest, last_question, last)):
         return neighbour

@@ -144,8 +144,9 @@ def written_dates(text: str, today: dt.date) -> str:
 
 def without_deadlines(text: str) -> str:
     """The text without the deadlines it sets (`_DEADLINE`: "by Sept 30, 2026", "by FY 2026"): what is
-    left names the time a question is about, for the date window and the documents' period labels."""
-    return _DEADLINE.sub(" ", text)
+    left names the time a question is about, for the date window and the documents' period labels.
+    Blanked, not cut: every other word keeps its place in the text."""
+    return _DEADLINE.sub(lambda match: " " * len(match[0]), text)
 
 
 def date_hints(text: str, today: dt.date) -> DateHints:

@@ -238,3 +238,14 @@ def test_a_question_about_someone_the_last_reply_named_keeps_its_period() -> Non
     assert follow_up("What did Okafor say about wages?", asked, [], reply) is None
     assert follow_up("What did Whitlock say in May 2024?", asked, [], reply) is None
     assert follow_up("What did Whitlock say about wages?", "Who voted against?", [], reply) is None  # no period to keep
+
+
+def test_a_follow_up_s_own_question_keeps_the_last_period_whatever_horizon_it_names() -> None:
+    asked = "In the August 2010 harbour minutes, what happened to berth fees in July?"
+    own = "and in that same set of minutes, by roughly how much did staff expect dredging to cut waits through the end of 2011?"
+    assert follow_up(own, asked, []) == (
+        "that same set of minutes, by roughly how much did staff expect dredging to cut waits"
+        " through the end of 2011? (August 2010)"
+    )
+    # a period of its own, not a horizon, is still the same question for that period
+    assert follow_up("and in 2011?", asked, []) == "In the 2011 harbour minutes, what happened to berth fees in July?"
