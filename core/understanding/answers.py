@@ -178,7 +178,7 @@ _SHARE = re.compile(
 def asks_share(question: str) -> bool:
     """True when a question asks for a percentage or a share ("what percent of claims …", "what share
     of leases …"), not just for some figure."""
-    return _SHARE_ASK.search(question) is not None
+    return _SHARE_ASK.search(expanded(question)) is not None
 
 
 def states_share(text: str) -> bool:
@@ -196,11 +196,13 @@ def states_share(text: str) -> bool:
 # does the plan give"; "which price index" asks for an index).
 _AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
 _HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
-# "How much did it cost", "what budget does …", "… in dollars": an amount of money. "By how much" asks
+# "How much did it cost", "what did it cost", "what budget does …", "what is the annual rent or total
+# cost of …", "… in dollars": an amount of money. "By how much" asks
 # for a change and "how much of" for a part: a percentage answers either.
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
-    rf"|\b(?:what|which)\s+(?:[\w'’-]+\s+){{0,3}}?(?:budget|cost|price|fee|salary)s?\b{_HEADS}"
+    r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
+    rf"|\b(?:what|which)\s+(?:[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{_HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b",
     re.I,
 )
@@ -225,7 +227,7 @@ _VALUE_ASK = re.compile(
 def asks_value(question: str) -> bool:
     """True when a question asks for the value of something ("to what level did it cut the rate?",
     "what range was the band widened to?", "what rate did Germany raise the VAT to?"): a figure."""
-    return _VALUE_ASK.search(question) is not None
+    return _VALUE_ASK.search(expanded(question)) is not None
 
 
 # "Which bank …", "which parts supplier's workers …", "what was the candidate's name?": an organisation
@@ -245,13 +247,13 @@ _NAME_ASK = re.compile(
 def asks_name(question: str) -> bool:
     """True when a question asks for the name of an organisation, a place or a person ("which bank was
     it?", "which union was party to the dispute?", "what was the candidate's name?")."""
-    return _NAME_ASK.search(question) is not None
+    return _NAME_ASK.search(expanded(question)) is not None
 
 
 def asks_money(question: str) -> bool:
     """True when a question asks for an amount of money ("how much did the move cost?", "what budget
     does the plan give X?", "the ceiling, in dollars"), not just for some figure."""
-    return _MONEY_ASK.search(question) is not None
+    return _MONEY_ASK.search(expanded(question)) is not None
 
 
 def states_money(text: str) -> bool:
@@ -276,7 +278,7 @@ _DATE_ASK = re.compile(
 def asks_date(question: str) -> bool:
     """True when a question asks for a calendar date by name ("On what date was the order
     signed?"); "when" may be answered by a year, a quarter or an occasion and is not this."""
-    return _DATE_ASK.search(question) is not None
+    return _DATE_ASK.search(expanded(question)) is not None
 
 
 def states_date(text: str) -> bool:
@@ -289,6 +291,14 @@ def states_date(text: str) -> bool:
 
 
 _WH_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which)['’](s|re)\b", re.I)
+
+
+def expanded(question: str) -> str:
+    """The question with its question word's contraction written out: "what's" is "what is", "who're"
+    "who are" (general case: every reader of a question's words reads them in full)."""
+    return _WH_CONTRACTION.sub(lambda m: f"{m[1]} {'are' if m[2].lower() == 're' else 'is'}", question)
+
+
 # A "when" clause inside a question another question word opens ("Who was the CIO when the
 # intrusions were found?", "how many cases were there when the work moved?") sets the scene and asks
 # for nothing; "and when", "by when", "effective when?" and "about when …" ask.
@@ -309,7 +319,7 @@ def answer_kind(question: str) -> AnswerKind | None:
     "and" is no question ("ok and what was his reasoning?"); "what's" is "what is". So is a "when"
     clause inside the question ("Who was the CIO when the breach was found?" asks for a person).
     """
-    question = _WH_CONTRACTION.sub(lambda m: f"{m[1]} {'are' if m[2].lower() == 're' else 'is'}", question)
+    question = expanded(question)
     question = _WHEN_CLAUSE.sub(r"\1", question, count=1)
     parts = _SECOND_ASK.split(_LEADING_CLAUSE.sub("", question, count=1))
     question = next((p for p in parts if len(p.split()) >= MIN_PART_WORDS), parts[0])

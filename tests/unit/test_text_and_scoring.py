@@ -22,7 +22,7 @@ from core.orchestrator.support import (
     written_in_parts,
 )
 from core.text import contents_listing, contracts, key_terms, normalize_text, snippet, split_sentences, stem
-from core.understanding.answers import asks_date, asks_share, states_date, states_share
+from core.understanding.answers import asks_date, asks_money, asks_share, states_date, states_share
 from core.understanding.counting import counted, counts
 
 
@@ -284,6 +284,14 @@ def test_a_count_is_read_the_ways_english_writes_one() -> None:
     ftes = nouns("How many FTEs did the agency have?")
     assert counts("At year end the agency had 5,016 full-time equivalent employees.", ftes)  # the short form spelled
     assert not counts("At year end the agency had 5,016 contractors on site.", ftes)
+
+
+def test_money_is_asked_the_ways_english_asks_for_it() -> None:
+    assert asks_money("what's the estimated cost of fixing the ten bridges?")  # "what's" is "what is"
+    assert asks_money("harbour plan - what does a berth permit cost per vessel?")
+    assert asks_money("What did the move cost?")
+    assert not asks_money("What did the plan say about cost controls?")
+    assert not asks_money("By how much did costs fall?")
 
 
 def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
