@@ -27,6 +27,7 @@ from core.understanding.periods import (
     occasions,
     period_mentions,
     shifted,
+    source_heading,
 )
 
 # Acknowledgements that may open a follow-up ("ok, and …", "thanks - what about …").
@@ -81,7 +82,12 @@ _TIME = ("year", "quarter", "month", "period", "time")
 _BARE = frozenset({"the", "a", "that", "then", "one"})
 # Pronouns that stand for the last question's subject, or the person its reply named, in a question
 # of its own ("how many meetings had he attended?" after "which officer announced he was retiring?").
-_BACK_PRONOUN = re.compile(r"\b(?:it|that\s+one|this\s+one|them|he|she|him|his)\b", re.IGNORECASE)
+# "Those" and "these" stand alone too ("how many of those were repeats?"), not before a noun of their own.
+_BACK_PRONOUN = re.compile(
+    r"\b(?:it|that\s+one|this\s+one|them|he|she|him|his)\b"
+    r"|\b(?:those|these)\b(?=\s*(?:[?.!,]|$|(?:were|was|are|is|did|do|does|had|have|that|which|who)\b))",
+    re.IGNORECASE,
+)
 
 
 def _is_name(token: str, after_name: bool) -> bool:
@@ -220,11 +226,18 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
             return f"{rest.strip()} ({month})"
         if own and last and (pointed := _at_the_occasion(rest, last_question, last)):
             return pointed
+        if not last and not own and _BACK_PRONOUN.search(rest):
+            # No period to keep: the pronoun stands for what the last question named ("what else does
+            # it commit to?" after "… what is NARA doing with underserved communities …?").
+            named = [last_question[a:b] for a, b in name_phrases(last_question)]
+            return f"{rest.strip()} ({', '.join(dict.fromkeys(named))})" if named else None
         if own or not last:
             return None
         if not (_points_back(rest, last_question) or _about_the_reply(rest, last_question, last_answer)):
             return None
-        back = " ".join(p.written for p in last)
+        # The period of the source the last question was headed by ("opm fy15 apr: between FY 2007 and
+        # FY 2014, …"), else every period it named.
+        back = source_heading(last_question) or " ".join(p.written for p in last)
         return f"{rest.strip()} ({back})"
     if marker is None and not (relative and set(words(_RELATIVE.sub(" ", rest).lower())) <= _BARE):
         return None  # neither "and …", "what about …" nor only a period counted from the last one

@@ -249,3 +249,16 @@ def test_a_follow_up_s_own_question_keeps_the_last_period_whatever_horizon_it_na
     )
     # a period of its own, not a horizon, is still the same question for that period
     assert follow_up("and in 2011?", asked, []) == "In the 2011 harbour minutes, what happened to berth fees in July?"
+
+
+def test_those_and_it_point_back_at_the_last_question_s_source_and_names() -> None:
+    headed = "ows fy15 apr: between FY 2007 and FY 2014, how many audit findings did the inspector identify?"
+    again = "and how many of those were repeats of an earlier finding?"
+    assert follow_up(again, headed, []) == "how many of those were repeats of an earlier finding? (fy15)"
+    plan = "In its 2022-2026 plan, what is the Widget Office doing about outdated catalog entries?"
+    assert (
+        follow_up("besides that, what else does it commit to doing every year?", plan, [])
+        == "besides that, what else does it commit to doing every year? (Widget Office)"
+    )
+    # "those" before a noun of its own is no pronoun, and a message with no pronoun is its own question
+    assert follow_up("what do those reports say about catalogs?", plan, []) is None
