@@ -162,23 +162,30 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
 
 def names_one(question: str, body: str, given: set[str]) -> bool:
     """True when the answer writes a proper name the question does not: a capitalised word inside a
-    sentence that is not one of the question's words, the `given` words (`_given`), a date word or a
-    single letter ("U.S." is "U" and "S").
+    sentence that the question does not write capitalised, and that is not a `given` word
+    (`_given`), a date word or a single letter ("U.S." is "U" and "S").
 
     General case: the answer to "which bank was it?" is that bank's name; a passage that tells of "a
     large trading loss at a major U.S. bank", or of a strike "at a major aircraft manufacturer", names
-    the bank's kind, which the question already knew."""
-    asked = {_letters(w) for w in written_words(question)} | {_letters(w) for w in given}
+    the bank's kind, which the question already knew. A word the question writes in lower case is a
+    name where the answer capitalises it ("the Workplace 2030 initiative" for "the initiative on the
+    federal workplace of the future")."""
+    asked = {_letters(w) for w in written_words(question) if w[:1].isupper()}
+    known = {_letters(w).lower() for w in given}
     return any(
-        w[:1].isupper() and len(_letters(w)) > 1 and _letters(w) not in asked and not is_date_word(w)
+        w[:1].isupper()
+        and len(_letters(w)) > 1
+        and _letters(w) not in asked
+        and _letters(w).lower() not in known
+        and not is_date_word(w)
         for sentence in split_sentences(body)
         for w in written_words(sentence)[1:]
     )
 
 
 def _letters(word: str) -> str:
-    """A word's letters and digits, lower-cased, without its possessive ending: "OPM's" and "opm" alike."""
-    return "".join(ch for ch in without_clitic(word).lower() if ch.isalnum())
+    """A word's letters and digits, without its possessive ending: "OPM's" is "OPM"."""
+    return "".join(ch for ch in without_clitic(word) if ch.isalnum())
 
 
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
