@@ -96,7 +96,7 @@ class AnswerWriter:
         # One batch: the question alone reads as `similarity(question, contextual)` always did.
         asked = [question, *parts] if len(parts) > 1 else [question]
         cosines, *part_cosines = await self._embedder.similarities(asked, contextual)
-        ranked = extractive.untold(question, extractive.rank(question, found, contextual, cosines))
+        ranked = extractive.rank(question, found, contextual, cosines)
         meaning = dict(zip(found, cosines, strict=True))
         chosen, also = extractive.choose(ranked, meaning, self._calibration)
         chosen = extractive.of_the_kind(question, ranked, chosen, meaning, self._calibration.medium)

@@ -19,8 +19,7 @@ from core.orchestrator.people import is_person
 from core.orchestrator.state import Draft
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
 from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
-from core.understanding import answer_kind, holds, is_date_word
-from core.understanding.answers import premise
+from core.understanding import answer_kind, holds
 from core.understanding.counting import counted, counts
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
@@ -80,30 +79,6 @@ def rank(
         for cosine, share, (_, sentence) in zip(cosines, telling_shares(terms, contextual), found, strict=True)
     ]
     return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])
-
-
-def untold(question: str, ranked: list[tuple[float, Candidate]]) -> list[tuple[float, Candidate]]:
-    """`ranked` without the sentences that only restate what the asker stated (`premise`): those that
-    carry at least half of the statement's own words and none of the question proper's; all of
-    `ranked` when nothing else is left.
-
-    General case: "Output growth had moderated and labour market improvement had slowed. How did the
-    FOMC see the economy going forward?" The source's sentence that output growth had moderated lies
-    nearest the message in meaning and words, but the asker knows it already: the answer is what the
-    question proper asks ("… appears poised to resume a stronger pace of expansion going forward")."""
-    stated = premise(question)
-    if stated is None:
-        return ranked
-    asked = content_terms(stated[1])
-    told = [t for t in content_terms(stated[0]) if t not in asked and not is_date_word(t)]
-    if not asked or len(told) < 2:
-        return ranked
-
-    def restates(sentence: str) -> bool:
-        return 2 * len(found_terms(told, sentence)) >= len(told) and not found_terms(asked, sentence)
-
-    kept = [pair for pair in ranked if not restates(pair[1][1])]
-    return kept or ranked
 
 
 def telling_shares(terms: Sequence[str], texts: Sequence[str]) -> list[float]:

@@ -142,21 +142,6 @@ def question_parts(question: str) -> list[str]:
     return parts if len(parts) > 1 else [question]
 
 
-# Where a statement gives way to the question proper: a sentence's end ("Output growth had moderated.
-# How did …?") or "but" before a question word ("spending was firming, but what had the economy …?").
-_STATED = re.compile(rf"(?<=[.!])\s+(?=[A-Za-z])|,?\s+but\s+(?={_WH}\b|{_AUX}\b)", re.IGNORECASE)
-
-
-def premise(question: str) -> tuple[str, str] | None:
-    """(what the asker states, what they ask) when a message states something before its question
-    ("Aug 2004 statement: output growth had moderated. How did the FOMC see the economy going
-    forward?"); None when it only asks."""
-    parts = [p.strip() for p in _STATED.split(question) if p.strip()]
-    if len(parts) < 2 or any("?" in p for p in parts[:-1]):
-        return None
-    return " ".join(parts[:-1]), parts[-1]
-
-
 # "What percentage of …", "what share of …", "by what percent …", "which proportion of …".
 _SHARE_ASK = re.compile(
     r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b", re.I

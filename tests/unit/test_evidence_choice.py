@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.contracts import Evidence
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.evidence import counting, supporting
-from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first, untold
+from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
 
@@ -101,23 +101,3 @@ def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None
     filler = [(9, f"Filler sentence number {n} here.") for n in range(MAX_SENTENCES - 1)]
     assert continued([premise, *filler], [*found, *filler]) == [premise, *filler]
     assert continued([premise, *filler[:-1]], [*found, *filler]) == [premise, because, *filler[:-1]]
-
-
-def test_a_sentence_that_restates_what_the_asker_stated_is_not_the_answer() -> None:
-    question = (
-        "Harbour report: cargo volumes had fallen and berth waits had lengthened. How did the port see next year?"
-    )
-    restated = (0, "Cargo volumes fell and waits at the berths lengthened over the year.")
-    answer = (0, "The port expects next year to bring a recovery in volumes.")
-    ranked = [(0.7, restated), (0.5, answer)]
-    assert untold(question, ranked) == [(0.5, answer)]
-    # A sentence that also carries a word of the question proper may answer it.
-    both = (0, "Cargo volumes fell and berth waits lengthened, and the port sees next year as weak.")
-    assert untold(question, [(0.7, both), (0.5, answer)]) == [(0.7, both), (0.5, answer)]
-    # Nothing is left out of a message that only asks, or when nothing else would be left.
-    assert untold("How did the port see next year?", ranked) == ranked
-    assert untold(question, [(0.7, restated)]) == [(0.7, restated)]
-    stated = "Spending was firming and financial conditions had improved, but what had the economy yet to do?"
-    firming = (0, "Recent signs point to a firming in spending and markedly improved financial conditions.")
-    yet = (0, "The economy, nonetheless, has yet to exhibit sustainable growth.")
-    assert untold(stated, [(0.6, firming), (0.4, yet)]) == [(0.4, yet)]
