@@ -180,14 +180,16 @@ def states_share(text: str) -> bool:
 # A noun heads what is asked when a verb, a preposition or the question's end follows it ("what budget
 # does the plan give"; "which price index" asks for an index).
 _AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
+_PREPOSITION = r"(?:to|for|of|in|on|at|by|with|from|into|about)"
 _HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
-# "How much did it cost", "what did it cost", "what budget does …", "what is the annual rent or total
-# cost of …", "… in dollars": an amount of money. "By how much" asks
+# "How much did it cost", "what did it cost", "what budget does …", "what was the estimated dollar cost
+# of …", "… in dollars": an amount of money; a price after a preposition is not what is asked ("what
+# was being added to base prices for …" asks what was added). "By how much" asks
 # for a change and "how much of" for a part: a percentage answers either.
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
-    rf"|\b(?:what|which)\s+(?:[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{_HEADS}"
+    rf"|\b(?:what|which)\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{_HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b",
     re.I,
 )

@@ -292,6 +292,8 @@ def test_money_is_asked_the_ways_english_asks_for_it() -> None:
     assert asks_money("What did the move cost?")
     assert not asks_money("What did the plan say about cost controls?")
     assert not asks_money("By how much did costs fall?")
+    assert not asks_money("what was being added to base prices for higher energy and steel prices?")
+    assert asks_money("What was the estimated dollar cost of the storm damage?")
 
 
 def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
