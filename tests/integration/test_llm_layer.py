@@ -310,7 +310,9 @@ async def test_the_model_never_sees_personal_data(data_dir: Path, server: ChatCo
 
 
 async def test_a_slow_model_finishes_the_turn_within_its_budget(data_dir: Path, server: ChatCompletionsServer) -> None:
-    server.script = lambda request: Reply(content=following(request).content, delay_s=4.0)
+    # Each call takes 3 s: route and synthesis fit in the 9 s budget with up to 3 s left for the turn's
+    # own work between them (retrieval, on two loaded cores); reflection does not.
+    server.script = lambda request: Reply(content=following(request).content, delay_s=3.0)
     app = await _app(data_dir, server, llm_timeout_s=5.0, llm_turn_budget_s=9.0)
     try:
         started = time.monotonic()
