@@ -36,8 +36,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
     did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`), no new name
-    for "which bank was it" (`names_one`). Rows a
-    structured query counted or filtered are that measure (not checked)."""
+    for "which bank was it" (`names_one`). Rows a structured query counted or filtered are that
+    measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
     question = state.plan.original_query

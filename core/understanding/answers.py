@@ -285,7 +285,7 @@ def expanded(question: str) -> str:
     "who are" (general case: a reader of a question's words reads them in full). The share and date
     asks read the question as written: a report's table writes a share's unit apart from its figure
     ("Percentage … 99"), which `states_share` does not read, and "what's the target percentage?"
-    read as a share ask withheld such rows (one development case lost)."""
+    read as a share ask withheld such rows."""
     return _WH_CONTRACTION.sub(lambda m: f"{m[1]} {'are' if m[2].lower() == 're' else 'is'}", question)
 
 
