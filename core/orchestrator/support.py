@@ -174,7 +174,8 @@ def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> 
     written = words(text)
     known = set(stems(written)) | dotted(text)
     # A compound is written with or without its hyphen: "asset-purchase program", "asset purchase program".
-    known |= set(stems([part for w in written if "-" in w for part in w.split("-")]))
+    if parts := [part for w in written if "-" in w for part in w.split("-")]:
+        known |= set(stems(parts))
     found = {t for t, stem in zip(wanted, stems(wanted), strict=True) if stem in known}
     found |= {t for t in wanted if "-" in t and t not in found and set(stems(t.split("-"))) <= known}
     rest = [t for t in wanted if t not in found]
