@@ -25,6 +25,7 @@ from core.understanding.answers import (
     asks_value,
     holds,
     states_date,
+    states_figure,
     states_money,
     states_share,
 )
@@ -111,7 +112,8 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     if counts_unit(nouns):
         return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
     return any(
-        counts(s, nouns) or (bool(others) and counts_something(s) and bool(found_terms(others, s))) for s in sentences
+        counts(s, nouns) or (bool(others) and counts_something(s, _stems(others)) and bool(found_terms(others, s)))
+        for s in sentences
     )
 
 
@@ -150,14 +152,14 @@ def prices_it(question: str, body: str, given: set[str]) -> bool:
 
 
 def values_it(question: str, body: str, given: set[str]) -> bool:
-    """True when the answer states a figure (`holds` a quantity) in a sentence about what "to what
-    level / what rate …" asks: one that carries a word of the question besides its names, the
+    """True when the answer states a figure (`states_figure`) in a sentence about what "to what
+    level / what rate / how large …" asks: one that carries a word of the question besides its names, the
     `given` words (`_given`) and the words that only ask for a value ("level", "value").
 
     General case: as the cost asked is an amount said of X (`prices_it`), the value asked is a figure
     said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in
     late August") says that X moved, not to what."""
-    return _said_of(question, body, given | _VALUE_WORDS, lambda sentence: holds(sentence, "quantity"))
+    return _said_of(question, body, given | _VALUE_WORDS, states_figure)
 
 
 def names_one(question: str, body: str, given: set[str]) -> bool:
@@ -203,7 +205,12 @@ _PRECISELY = frozenset({"exact", "exactly", "specific"})
 _DATE_WORDS = _PRECISELY | {"date", "day", "calendar"}
 _SHARE_WORDS = _PRECISELY | {"percent", "percentage", "share", "proportion", "fraction"}
 _MONEY_WORDS = _PRECISELY | {"cost", "costs", "costing", "budget", "price", "fee", "salary", "dollars", "money"}
-_VALUE_WORDS = _PRECISELY | {"level", "value", "figure", "amount", "number", "total", "size"}
+_VALUE_WORDS = _PRECISELY | {"level", "value", "figure", "amount", "number", "total", "size", "magnitude"}
+
+
+def _stems(terms: list[str]) -> frozenset[str]:
+    """The stems of `terms`."""
+    return frozenset(stem(t) for t in terms)
 
 
 def _named(question: str) -> set[str]:

@@ -27,8 +27,13 @@ _PERSON_NOUNS = (
 _QUANTITY_NOUNS = (
     r"rate|rates|range|target|level|price|prices|cost|costs|amount|amounts|pace|size|total|percentage|percent|"
     r"number|value|fee|fees|limit|width|height|weight|length|depth|power|capacity|salary|allowance|budget|"
-    r"revenue|margin|balance|cap|threshold|yield|spread|figure|average|median|share|proportion|ratio|score|scores"
+    r"revenue|margin|balance|cap|threshold|yield|spread|figure|average|median|share|proportion|ratio|score|scores|"
+    r"magnitude"
 )
+# The words between "what" and the noun it asks ("what baseline Career Satisfaction Index score"): a run
+# of capitalised words is one name, one word however long (general case: organisations, measures and
+# programmes have proper names of several words).
+_MODIFIERS = r"(?:(?:(?:(?-i:[A-Z])[\w'’-]*\s+)+|[\w'’]+\s+)){0,3}"
 _DATE_NOUNS = r"date|day|deadline|time|year|month"
 
 # "How far", "how long": the adjective asks for a measure, it names no subject.
@@ -52,7 +57,7 @@ _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
     (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:[\w'’]+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
     (
         re.compile(
-            _HOW_MEASURE.pattern + rf"|\b(?:what|which)\s+(?:[\w'’]+\s+){{0,3}}(?:{_QUANTITY_NOUNS})\b"
+            _HOW_MEASURE.pattern + rf"|\b(?:what|which)\s+{_MODIFIERS}(?:{_QUANTITY_NOUNS})\b|\bwhat\s+%"
             r"|\b(?:to|at|by)\s+what\b|\bwhat\b.*\b(?:to|at)\s*\??$",
             re.I,
         ),
@@ -80,9 +85,12 @@ _NOT_NAMES = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 # A figure: digits grouped by commas ("54,443"; a comma after the digits is punctuation: "in 2026, the
-# Department …", "on Feb. 25, yields …"), a decimal or a fraction; not the minutes of a clock time or
-# the second term of a ratio ("1:35 p.m.", "3:1").
-NUMBER = re.compile(r"(?<![\w.:])(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])")
+# Department …", "on Feb. 25, yields …"), a decimal or a fraction; not a clock time or the second term
+# of a ratio ("1:35 p.m.", "3:1"), nor a figure a hyphen joins to the word before it: that is part of
+# a name ("COVID-19", "F-35", "Title-IX"), it measures nothing.
+NUMBER = re.compile(
+    r"(?<![\w.:])(?<![^\W\d_]-)(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])(?!:\d\d)"
+)
 SCALE = r"thousand|million|billion|trillion"
 RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
 _QUANTITY_WORD = re.compile(
@@ -142,9 +150,9 @@ def question_parts(question: str) -> list[str]:
     return parts if len(parts) > 1 else [question]
 
 
-# "What percentage of …", "what share of …", "by what percent …", "which proportion of …".
+# "What percentage of …", "what share of …", "by what percent …", "which proportion of …", "what % of …".
 _SHARE_ASK = re.compile(
-    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b", re.I
+    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b|%)", re.I
 )
 _SHARE = re.compile(
     rf"{NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
@@ -205,15 +213,17 @@ _AMOUNT = re.compile(
 _NOT_VALUES = {"pace", "share", "proportion", "percentage", "percent"}
 _VALUE_NOUNS = "|".join(n for n in _QUANTITY_NOUNS.split("|") if n not in _NOT_VALUES)
 _VALUE_ASK = re.compile(
-    rf"\bwhat\s+(?:[\w'’-]+\s+){{0,3}}?(?:{_VALUE_NOUNS})\b{_HEADS}"
-    rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b",
+    rf"\bwhat\s+{_MODIFIERS}?(?:{_VALUE_NOUNS})\b{_HEADS}"
+    rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b"
+    r"|\bhow\s+(?:far|big|large|high|low)\b(?!\s+(?:a|an|the)\b)",
     re.I,
 )
 
 
 def asks_value(question: str) -> bool:
     """True when a question asks for the value of something ("to what level did it cut the rate?",
-    "what range was the band widened to?", "what rate did Germany raise the VAT to?"): a figure."""
+    "what range was the band widened to?", "what rate did Germany raise the VAT to?") or for its
+    size ("how large was the package?", "how far had output fallen?"): a figure."""
     return _VALUE_ASK.search(expanded(question)) is not None
 
 
@@ -229,6 +239,12 @@ _NAME_ASK = re.compile(
     r"|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?names?\b|\bname\s+of\b",
     re.I,
 )
+
+
+def states_figure(text: str) -> bool:
+    """True when `text` states a figure (`holds` a quantity), in digits or in words ("nine bots",
+    "by about two-thirds"): the answer to "how large / to what level" written either way."""
+    return holds(alpha2digit(text, "en"), "quantity") or states_share(text)
 
 
 def asks_name(question: str) -> bool:

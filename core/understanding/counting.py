@@ -95,9 +95,29 @@ def counts(sentence: str, nouns: set[str]) -> bool:
         return True
     return any(
         any(stem(w) in nouns for w in re.findall(_WORD, match.group(1)))
-        and _WHOLE.search(YEAR_ONLY.sub(" ", text[match.end() :])) is not None
+        and _tallied(match.group(1), text[match.end() :])
         for match in _NUMBER_OF.finditer(text)
     )
+
+
+# "The number of users of four dashboards": a figure right after the scope's preposition counts the
+# scope. "Increased by 140 percent": a rate counts nothing.
+_SCOPE = re.compile(r"\b(?:of|across|among)\s*$", re.I)
+_RATE_AFTER = re.compile(rf"\s*(?:(?:{RATE_UNITS})\b|%)", re.I)
+
+
+def _tallied(label: str, rest: str) -> bool:
+    """True when the text after "the number of `label`" gives that number: a whole figure that is not
+    a year or a rate, and not the figure that opens the rest right after a scope's preposition ("the
+    number of users of four OPM dashboards … increased by 140 percent" gives no number of users).
+
+    General case: "the number of X" is given by a figure beside it, in a sentence or a table row; a
+    figure that counts what X is drawn from, or says by how much X changed, is not X's number."""
+    rest = YEAR_ONLY.sub(" ", rest)
+    figures = [m for m in _WHOLE.finditer(rest) if not _RATE_AFTER.match(rest, m.end())]
+    if figures and _SCOPE.search(label) and not rest[: figures[0].start()].strip():
+        figures = figures[1:]
+    return bool(figures)
 
 
 # Units of time: the calendar's and the clock's, a closed class.
@@ -116,13 +136,22 @@ def counts_unit(nouns: set[str]) -> bool:
 _NOT_A_THING = re.compile(rf"\s*(?:{RATE_UNITS})\b|[\s-]+(?:{'|'.join(_TIME_UNITS)}|year)s?\b", re.I)
 
 
-def counts_something(sentence: str) -> bool:
+def counts_something(sentence: str, besides: frozenset[str] = frozenset()) -> bool:
     """True when `sentence` writes a figure of something ("420 subjects"; "Occupants: 3" is not:
     no word follows; "4.2 percent" is not: a rate counts nothing, nor does "three months": a
-    duration measures time): a count, whatever it counts."""
+    duration measures time): a count of anything but `besides` (stemmed).
+
+    General case: a question names other things than the one it counts ("how many users did the
+    dashboard have?"); a figure of one of them ("four dashboards") counts that thing, not the
+    one asked. What a figure counts is the last word of the noun phrase after it."""
     for match in _COUNT.finditer(alpha2digit(sentence, "en")):
         figure = match.group(0).split()[0]
-        if not YEAR_ONLY.fullmatch(figure) and not _NOT_A_THING.match(match.group(0), len(figure)):
+        if YEAR_ONLY.fullmatch(figure) or _NOT_A_THING.match(match.group(0), len(figure)):
+            continue
+        phrase = re.match(rf"(?:\s+{_WORD})+", match.group(1))
+        words = re.findall(_WORD, phrase.group(0)) if phrase else []
+        nouns = words[: next((i for i, w in enumerate(words) if w.lower() in STOPWORDS), len(words))]
+        if not nouns or stem(without_clitic(nouns[-1])) not in besides:
             return True
     return False
 

@@ -196,6 +196,45 @@ def test_a_to_what_level_question_needs_a_figure_said_of_what_it_asks() -> None:
     assert _asked("At what pace did berthing fees rise?", "Berthing fees rose at a moderate pace.") is None
 
 
+def test_a_how_large_question_needs_a_figure_said_of_what_it_asks() -> None:
+    question = "The harbour fund was rescued in May. How large was the rescue package?"
+    reason = _asked(question, "A rescue package for the harbour fund was agreed in May.")
+    assert reason is not None and "no figure" in reason
+    assert _asked(question, "The rescue package for the harbour fund came to $57 billion.") is None
+    assert _asked(question, "The rescue package grew by two-thirds.") is None  # a figure in words
+    quake = "What magnitude was the harbour earthquake?"
+    assert _asked(quake, "The harbour earthquake added to uncertainty.") is not None
+    assert _asked("How far had cargo output fallen?", "Cargo output had fallen 30 percent.") is None
+    # a clock time or a name's number is no figure of the package
+    for beside in ("The rescue package was discussed at 9:00 a.m.", "The COVID-19 rescue package was agreed."):
+        assert _asked(question, beside) is not None, beside
+
+
+def test_a_named_measure_s_value_is_asked_whatever_its_name_s_length() -> None:
+    """ "What baseline Career Satisfaction Index score": a proper name of several words is one word
+    before the noun asked; a measure listed with no figure gives none."""
+    question = "What baseline Harbour Pilot Satisfaction Index score does the plan report for goal 4.1.2?"
+    listing = (
+        "Performance Goal 4.1.2 Harbour Pilot Satisfaction Index Description Type Status By September 30, "
+        "2026, the port will improve pilot satisfaction. Performance Goal 4.1.1 Berth score 4.5"
+    )
+    assert unfilled_item(question, [listing]) == "4.1.2"
+    share = "harbour measure 3.3.3 - what % of pilots were trained in the baseline year?"
+    reason = _asked(share, "Increase the percentage of pilots trained in night berthing.")
+    assert reason is not None and "percentage or share" in reason
+    assert _asked(share, "In the baseline year, 41 percent of pilots were trained.") is None
+
+
+def test_a_number_of_things_is_not_the_figure_of_its_scope_or_a_rate() -> None:
+    question = "How many users did the harbour berth dashboard alone have?"
+    scope = "The number of users of four harbour dashboards (berths, cargo, pilots, tugs) increased each quarter."
+    rate = "The average number of users increased by 140 percent from Q1 to Q4."
+    for about in (scope, rate):
+        reason = _asked(question, about)
+        assert reason is not None and "count of users" in reason, about
+    assert _asked(question, "The number of users of the berth dashboard rose to 1,209.") is None
+
+
 def test_a_which_bank_question_needs_a_name_the_question_does_not_write() -> None:
     question = "june minutes say harbour stocks fell on a trading loss at a major US bank - which bank was it?"
     reason = _asked(question, "Disclosure of a large trading loss at a major U.S. bank also weighed on harbour stocks.")
