@@ -207,12 +207,17 @@ def spelled_out(terms: Sequence[str], written: Sequence[str]) -> set[str]:
 
 
 def acronym_spelled(name: str, text: str) -> bool:
-    """True for an acronym (`MIN_ACRONYM` capitals or more) whose letters a run of the text's
-    capitalised words spells: "APP" where a cited title reads "Annual Performance Plan".
+    """True when the name and the text write one name, one of them by its initials: an acronym
+    (`MIN_ACRONYM` capitals or more) whose letters a run of the text's capitalised words spells
+    ("APP" where a cited title reads "Annual Performance Plan"), or a name of several words whose
+    initials the text writes as an acronym ("Department of Energy" where a table writes "DOE").
 
-    General case: a question names a document or body by its short form; the passage cited (its
-    title, its heading) writes the long one (the other way round from `spelled_out`)."""
-    return len(name) >= MIN_ACRONYM and name.isalpha() and name.isupper() and name.lower() in initials(text)
+    General case: a question names a body or a document by its short form or its long one; the
+    passage cited (its title, a heading, a table's rows) writes the other."""
+    if len(name) >= MIN_ACRONYM and name.isalpha() and name.isupper():
+        return name.lower() in initials(text)
+    parts = name.lower().split()
+    return len(parts) > 1 and set(parts) <= spelled_out(parts, words(text))
 
 
 MIN_CLIPPED = 3

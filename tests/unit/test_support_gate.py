@@ -61,6 +61,11 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     assert writes(plan, name("IDEA"))
     assert writes("The Bureau of the Fiscal Service paid it.", name("BFS"))
     assert not writes("Individuals with disabilities were educated.", name("IDEA"))
+    # a table writes the body by its initials; the question spells it out
+    table = "Employee Engagement Index - HUD 61.40 62.00 Employee Engagement Index - DOE 63.40 64.90"
+    assert writes(table, name("Department of Energy"))
+    assert not writes(table, name("Department of Education and Labor"))
+    assert not writes("The doe grazed by the harbour.", name("Department of Energy"))
 
 
 def _asked(
