@@ -107,3 +107,18 @@ def write_report(path: Path, *, title: str, sections: list[tuple[str, str, list[
             pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
     pdf.output(str(path))
     return path
+
+
+def write_apart(path: Path, lines: list[tuple[list[str], float]]) -> Path:
+    """A page whose lines are written piece by piece, each piece `gap` millimetres after the one before
+    and no space character between them: how layout tools set table cells and justified words."""
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=10)
+    pdf.add_page()
+    for row, (pieces, gap) in enumerate(lines):
+        x = 20.0
+        for piece in pieces:
+            pdf.text(x, 30 + 8 * row, piece)
+            x += pdf.get_string_width(piece) + gap
+    pdf.output(str(path))
+    return path

@@ -13,7 +13,7 @@ from pypdf.errors import LimitReachedError
 
 from adapters.loaders.pdf import PdfLoader, PdfUnreadable
 from core.concurrency import CpuExecutor
-from tests.pdf_documents import protect, with_large_array, without_metadata, write_filing, write_scan
+from tests.pdf_documents import protect, with_large_array, without_metadata, write_apart, write_filing, write_scan
 
 PLAIN_COVER = "Acme Turbines Inc. Quarterly report to shareholders. Gearbox orders and service revenue."
 
@@ -44,6 +44,21 @@ def test_an_array_beyond_pypdfs_limit_is_read(tmp_path: Path) -> None:
 def test_a_table_keeps_each_row_on_its_line(tmp_path: Path) -> None:
     lines = PdfLoader().load(write_filing(tmp_path / "filing.pdf")).blocks[1].text.splitlines()
     assert "Net revenue 12,345 11,020" in [" ".join(line.split()) for line in lines]
+
+
+def test_words_set_apart_without_a_space_are_read_as_two_words(tmp_path: Path) -> None:
+    """A gap of half a millimetre between two pieces, which PDFium's own text runs together."""
+    path = write_apart(
+        tmp_path / "plan.pdf",
+        [
+            (["Performance Goal 4.1.2 Employee Viewpoint", "Survey"], 0.5),
+            (["customs duties,", "fees and charges"], 0.5),
+            (["Kern", "ed pieces of one word"], 0.0),  # no gap: one word in two pieces
+        ],
+    )
+    assert _text(path)[1] == (
+        "Performance Goal 4.1.2 Employee Viewpoint Survey customs duties, fees and charges Kerned pieces of one word"
+    )
 
 
 def test_a_user_password_pdf_is_reported_with_a_clear_reason(tmp_path: Path) -> None:
