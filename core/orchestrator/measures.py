@@ -13,6 +13,7 @@ from collections.abc import Callable
 from core.orchestrator.asked_names import NUMBERED
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms
+from core.prompts.synthesis import MARK
 from core.text import split_sentences, stem, without_clitic
 from core.text import words as written_words
 from core.understanding import is_date_word
@@ -108,7 +109,7 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     nouns = {stem(w) for w in what}
     given = _given(state, cited) | _named(question)
     others = [t for t in content_terms(question) if stem(t) not in nouns and t not in given]
-    sentences = split_sentences(body)
+    sentences = statements(body)
     if counts_unit(nouns):
         return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
     return any(
@@ -180,9 +181,17 @@ def names_one(question: str, body: str, given: set[str]) -> bool:
         and _letters(w) not in asked
         and _letters(w).lower() not in known
         and not is_date_word(w)
-        for sentence in split_sentences(body)
+        for sentence in statements(body)
         for w in written_words(sentence)[1:]
     )
+
+
+def statements(body: str) -> list[str]:
+    """The answer's sentences, each cited piece apart: a citation mark ends what its source says
+    (general case: an answer joins passages of different sources, and a table or chart's text has no
+    full stop, so "… Target Actual Increased [1] 9.3% 7.9% … FEHB Premium [2]" is two statements;
+    the second's percent is not said of the first's words)."""
+    return [s for piece in re.split(MARK.pattern.replace("(", "(?:"), body) for s in split_sentences(piece)]
 
 
 def _letters(word: str) -> str:
@@ -196,7 +205,7 @@ def _said_of(question: str, body: str, free: set[str], states: Callable[[str], b
     terms = [t for t in content_terms(question) if t not in free | _named(question)]
     if not terms:
         return states(body)
-    return any(states(s) and found_terms(terms, s) for s in split_sentences(body))
+    return any(states(s) and found_terms(terms, s) for s in statements(body))
 
 
 # Words that only ask for the measure (the nouns of `answers._DATE_ASK` and `answers._SHARE_ASK`, and

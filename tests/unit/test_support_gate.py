@@ -273,6 +273,16 @@ def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
     assert _asked(question, beside) is not None
 
 
+def test_each_cited_piece_of_an_answer_is_a_statement_of_its_own() -> None:
+    """A table's or a chart's text has no full stop: the citation mark ends what its source says."""
+    question = "What share of harbour inspections found a violation in the baseline year?"
+    cited = "Harbour inspections Description Type Percentage Target Actual Increased"
+    answer = f"{cited} [1] 0 3 6 9 Year 9.3% 7.9% 6.6% Premium growth reported by the port [2]"
+    reason = _asked(question, cited, answer=answer)
+    assert reason is not None and "percentage or share" in reason
+    assert _asked(question, cited, answer=f"{cited} 9.3% [1] Premium growth [2]") is None
+
+
 def test_a_figure_written_without_its_leading_zero_keeps_its_point() -> None:
     text = "Of $82 billion paid, $304 million, or .37 percent, were improper."
     evidence = Evidence(
