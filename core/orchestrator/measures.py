@@ -201,9 +201,15 @@ def _letters(word: str) -> str:
 
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
     """True when a sentence of `body` `states` what is asked and carries a word of the question
-    besides its names and the `free` words; any sentence that states it, when the question has none."""
-    terms = [t for t in content_terms(question) if t not in free | _named(question)]
-    if not terms:
+    besides its names and the `free` words; any sentence that states it, when the question has none,
+    or when the sentence that asks has none: "… enlarged the swap lines with the ECB and the SNB.
+    How big did each get?" points back, and so may the answer ("These arrangements will now provide
+    up to $30 billion …")."""
+    ignored = free | _named(question)
+    terms = [t for t in content_terms(question) if t not in ignored]
+    sentences = split_sentences(question)
+    asking = next((s for s in reversed(sentences) if "?" in s), sentences[-1] if sentences else question)
+    if not terms or not [t for t in content_terms(asking) if t not in ignored]:
         return states(body)
     return any(states(s) and found_terms(terms, s) for s in statements(body))
 

@@ -210,6 +210,10 @@ def test_a_how_large_question_needs_a_figure_said_of_what_it_asks() -> None:
     quake = "What magnitude was the harbour earthquake?"
     assert _asked(quake, "The harbour earthquake added to uncertainty.") is not None
     assert _asked("How far had cargo output fallen?", "Cargo output had fallen 30 percent.") is None
+    # a question that asks in a sentence naming nothing points back, and so may its answer
+    each = "The port also enlarged its credit lines with two shippers. How big did each get?"
+    assert _asked(each, "These arrangements now provide up to $30 billion and $6 billion.") is None
+    assert _asked(each, "These arrangements were extended through September.") is not None
     # a clock time or a name's number is no figure of the package
     for beside in ("The rescue package was discussed at 9:00 a.m.", "The COVID-19 rescue package was agreed."):
         assert _asked(question, beside) is not None, beside
