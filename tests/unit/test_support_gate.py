@@ -244,6 +244,21 @@ def test_a_number_of_things_is_not_the_figure_of_its_scope_or_a_rate() -> None:
     assert _asked(question, "The number of users of the berth dashboard rose to 1,209.") is None
 
 
+def test_a_figure_is_said_of_what_is_asked_by_more_than_one_word_of_a_long_question() -> None:
+    question = (
+        "april minutes say the harbour board of the northern port raised its pilotage levy during the"
+        " intermeeting period - to what level?"
+    )
+    other = "The Committee kept the levy on pilot boats at 2 percent."  # one word of nine
+    reason = _asked(question, f"The northern harbour board raised its pilotage levy. [1] {other} [2]")
+    assert reason is not None and "no figure" in reason
+    assert _asked(question, "The northern harbour board raised its pilotage levy to 3.5 percent.") is None
+    # after a statement, the sentence that asks says what the figure is of
+    premise = "The april minutes say harbour berthing hit a record high in the storm. What was that tug rate?"
+    assert _asked(premise, "Harbour berthing hit a record high in the storm, and cargo fell 2 percent.") is not None
+    assert _asked(premise, "In the storm the tug rate for berthing reached 4 percent.") is None
+
+
 def test_a_which_bank_question_needs_a_name_the_question_does_not_write() -> None:
     question = "june minutes say harbour stocks fell on a trading loss at a major US bank - which bank was it?"
     reason = _asked(question, "Disclosure of a large trading loss at a major U.S. bank also weighed on harbour stocks.")
