@@ -39,8 +39,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
     did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`), no new name
-    for "which bank was it" (`names_one`). Rows a structured query counted or filtered are that
-    measure (not checked)."""
+    for "which bank was it" (`names_one`), no baseline figure for "what was the baseline"
+    (`labels_it`). Rows a structured query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
     question = state.plan.original_query
@@ -60,7 +60,33 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
         return f"the sources give no figure for {item}, which the question asks for"
+    unlabelled = [label for label in series_labels(question) if not labels_it(label, body)]
+    if unlabelled:
+        return f"the answer states no {unlabelled[0]} figure, which the question asks for"
     return None
+
+
+# The points of a measure's series a report gives: where it started, what it aims at, what it reached.
+_SERIES = re.compile(r"\b(baseline|target|actual)s?\b", re.IGNORECASE)
+
+
+def series_labels(question: str) -> list[str]:
+    """The points of a measure's series a question asks a figure of ("what was the baseline score",
+    "the FY 2021 target"), lower-cased; none when it asks no figure."""
+    if answer_kind(question) != "quantity" and not asks_share(question):
+        return []
+    return list(dict.fromkeys(m.lower() for m in _SERIES.findall(question)))
+
+
+def labels_it(label: str, body: str) -> bool:
+    """True when a statement of the answer gives a figure (`states_figure`) and writes `label`.
+
+    General case: reports list a measure's baseline, targets and actuals side by side, often only
+    some of them ("Target Actual" with no figures, a target set and no baseline); the figure asked
+    for one of them is not the figure of another ("By 2026, 50% of States/MPOs have developed
+    plans" is a target, not the baseline asked)."""
+    at = re.compile(rf"\b{label}s?\b", re.IGNORECASE)
+    return any(states_figure(s) and at.search(s) for s in statements(body))
 
 
 def unfilled_item(question: str, texts: list[str]) -> str | None:

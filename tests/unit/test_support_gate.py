@@ -259,6 +259,22 @@ def test_a_figure_is_said_of_what_is_asked_by_more_than_one_word_of_a_long_quest
     assert _asked(premise, "In the storm the tug rate for berthing reached 4 percent.") is None
 
 
+def test_a_baseline_asked_is_not_answered_by_a_target() -> None:
+    question = "What baseline score for berth safety did the harbour plan measure?"
+    target = (
+        "The harbour will improve berth safety from a baseline measure."
+        " By FY 2026, it will raise the berth safety score by 50 percent."
+    )
+    reason = _asked(question, target)
+    assert reason is not None and "baseline" in reason
+    assert _asked(question, "The berth safety score had a baseline of 61 percent in FY 2021.") is None
+    share = "What share of berths had safety plans at the baseline for harbour measure 4.2.5?"
+    assert _asked(share, "By 2026, 50% of berths have developed safety plans.") is not None
+    # a figure asked with no series label, or no figure asked, is not judged so
+    assert _asked("What berth safety score did the plan set?", target) is None
+    assert _asked("Which office sets the baseline for berth safety?", target) is None
+
+
 def test_a_which_bank_question_needs_a_name_the_question_does_not_write() -> None:
     question = "june minutes say harbour stocks fell on a trading loss at a major US bank - which bank was it?"
     reason = _asked(question, "Disclosure of a large trading loss at a major U.S. bank also weighed on harbour stocks.")
@@ -294,7 +310,7 @@ def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
 
 def test_each_cited_piece_of_an_answer_is_a_statement_of_its_own() -> None:
     """A table's or a chart's text has no full stop: the citation mark ends what its source says."""
-    question = "What share of harbour inspections found a violation in the baseline year?"
+    question = "What share of harbour inspections found a violation last year?"
     cited = "Harbour inspections Description Type Percentage Target Actual Increased"
     answer = f"{cited} [1] 0 3 6 9 Year 9.3% 7.9% 6.6% Premium growth reported by the port [2]"
     reason = _asked(question, cited, answer=answer)
