@@ -120,11 +120,15 @@ def _points_back(text: str, last_question: str) -> bool:
     March 2023 meeting?", `occasions`), a closing "then", or a pronoun standing for what the last
     question asked about ("who voted against it?" after "what did they do in October 2019?": the
     decision of that date); a closing "that" is such a pronoun ("what cap went with that?"), and
-    "that same" or "the same" points back at whatever it names ("at that same meeting" after a
-    question about "the June 2014 FOMC minutes")."""
+    "that same", "the same" or "those same" points back at whatever it names ("at that same
+    meeting" after a question about "the June 2014 FOMC minutes")."""
     nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
-    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:that|the)\s+same\s+\w+|\b(?:then|that)\s*[?.!]*\s*$"
-    return re.search(back, text, re.IGNORECASE) is not None or _BACK_PRONOUN.search(text) is not None
+    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:then|that)\s*[?.!]*\s*$"
+    return any(p.search(text) for p in (re.compile(back, re.IGNORECASE), _SAME, _BACK_PRONOUN))
+
+
+# "That same meeting", "the same minutes", "those same minutes": the last question's documents.
+_SAME = re.compile(r"\b(?:that|the|those|these)\s+same\s+\w+", re.IGNORECASE)
 
 
 def name_phrases(text: str) -> list[tuple[int, int]]:
@@ -221,6 +225,10 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
             # after "What was OPM's Collaborative Management Score in FY 2018?").
             named = [last_question[a:b] for a, b in name_phrases(last_question)] if _BACK_PRONOUN.search(rest) else []
             return f"{asked} ({', '.join(dict.fromkeys([*named, new]))})"
+        # "In those same minutes, what curtailed production in April?": the documents pointed back at
+        # are the last question's; a month without a year is what they write about.
+        if not own and _SAME.search(rest):
+            return f"{rest.strip()} ({source_heading(last_question) or ' '.join(p.written for p in last)})"
         month = None if own else _bare_month(rest, last)
         if month:
             return f"{rest.strip()} ({month})"

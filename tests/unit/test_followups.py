@@ -251,6 +251,16 @@ def test_a_follow_up_s_own_question_keeps_the_last_period_whatever_horizon_it_na
     assert follow_up("and in 2011?", asked, []) == "In the 2011 harbour minutes, what happened to berth fees in July?"
 
 
+def test_a_follow_up_in_the_same_documents_keeps_their_period_whatever_month_it_names() -> None:
+    asked = "According to the July 2015 harbour minutes, what had reduced the share of berths in use?"
+    own = "in those same minutes, what curtailed crane work in April besides maintenance?"
+    assert follow_up(own, asked, []) == f"{own} (July 2015)"
+    # with no documents pointed back at, a month without a year is in the year talked about
+    assert follow_up("what happened to crane work in April?", asked, []) == (
+        "what happened to crane work in April? (April 2015)"
+    )
+
+
 def test_those_and_it_point_back_at_the_last_question_s_source_and_names() -> None:
     headed = "ows fy15 apr: between FY 2007 and FY 2014, how many audit findings did the inspector identify?"
     again = "and how many of those were repeats of an earlier finding?"
