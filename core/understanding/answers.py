@@ -212,8 +212,15 @@ _AMOUNT = re.compile(
 # this; a share is asked and answered as one (`asks_share`: "one-third" answers "what percent").
 _NOT_VALUES = {"pace", "share", "proportion", "percentage", "percent"}
 _VALUE_NOUNS = "|".join(n for n in _QUANTITY_NOUNS.split("|") if n not in _NOT_VALUES)
+# "What was the peak weekly claims figure?", "what is the new minimum fund size?": the verb and the
+# article before the noun's own words are not among them; a preposition ends them ("what was the
+# impact of the rate …" asks for an impact).
+_VALUE_GAP = (
+    r"(?:(?:is|was|are|were)\s+)?(?:(?:the|its|their)\s+)?"
+    rf"(?:(?:(?:(?-i:[A-Z])[\w'’-]*\s+)+|(?!{_PREPOSITION}\b)[\w'’-]+\s+)){{0,3}}?"
+)
 _VALUE_ASK = re.compile(
-    rf"\bwhat\s+{_MODIFIERS}?(?:{_VALUE_NOUNS})\b{_HEADS}"
+    rf"\bwhat\s+{_VALUE_GAP}(?:{_VALUE_NOUNS})\b{_HEADS}"
     rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b"
     r"|\bhow\s+(?:far|big|large|high|low)\b(?!\s+(?:a|an|the)\b)",
     re.I,

@@ -214,6 +214,12 @@ def test_a_how_large_question_needs_a_figure_said_of_what_it_asks() -> None:
     each = "The port also enlarged its credit lines with two shippers. How big did each get?"
     assert _asked(each, "These arrangements now provide up to $30 billion and $6 billion.") is None
     assert _asked(each, "These arrangements were extended through September.") is not None
+    # the verb and article before the noun's own words are not counted among them
+    claims = "The storm boosted berth claims in early November. What was the peak weekly claims figure?"
+    words = "Berth claims were boosted in early November but soon returned to about the same level."
+    assert _asked(claims, words) is not None
+    assert _asked(claims, "Weekly berth claims peaked at 4,390 in early November.") is None
+    assert _asked("What was the impact of the levy on berth claims?", words) is None  # an impact
     # a clock time or a name's number is no figure of the package
     for beside in ("The rescue package was discussed at 9:00 a.m.", "The COVID-19 rescue package was agreed."):
         assert _asked(question, beside) is not None, beside
