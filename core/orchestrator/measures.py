@@ -26,6 +26,8 @@ from core.understanding.answers import (
     asks_share,
     asks_value,
     holds,
+    labels,
+    series_labels,
     states_date,
     states_figure,
     states_money,
@@ -66,18 +68,6 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     return None
 
 
-# The points of a measure's series a report gives: where it started, what it aims at, what it reached.
-_SERIES = re.compile(r"\b(baseline|target|actual)s?\b", re.IGNORECASE)
-
-
-def series_labels(question: str) -> list[str]:
-    """The points of a measure's series a question asks a figure of ("what was the baseline score",
-    "the FY 2021 target"), lower-cased; none when it asks no figure."""
-    if answer_kind(question) != "quantity" and not asks_share(question):
-        return []
-    return list(dict.fromkeys(m.lower() for m in _SERIES.findall(question)))
-
-
 def labels_it(label: str, body: str) -> bool:
     """True when a statement of the answer gives a figure (`states_figure`) and writes `label`.
 
@@ -85,8 +75,7 @@ def labels_it(label: str, body: str) -> bool:
     some of them ("Target Actual" with no figures, a target set and no baseline); the figure asked
     for one of them is not the figure of another ("By 2026, 50% of States/MPOs have developed
     plans" is a target, not the baseline asked)."""
-    at = re.compile(rf"\b{label}s?\b", re.IGNORECASE)
-    return any(states_figure(s) and at.search(s) for s in statements(body))
+    return any(labels(label, s) for s in statements(body))
 
 
 def unfilled_item(question: str, texts: list[str]) -> str | None:

@@ -254,6 +254,28 @@ def states_figure(text: str) -> bool:
     return holds(alpha2digit(text, "en"), "quantity") or states_share(text)
 
 
+# The points of a measure's series a report gives: where it started, what it aims at, what it reached.
+_SERIES = re.compile(r"\b(baseline|target|actual)s?\b", re.IGNORECASE)
+
+
+_SERIES_ASK = re.compile(rf"\bwhat\s+{_VALUE_GAP}(?:baseline|target|actual)s?\b", re.IGNORECASE)
+
+
+def series_labels(question: str) -> list[str]:
+    """The points of a measure's series a question asks a figure of ("what was the baseline score",
+    "what was the FY 2020 baseline actual, and the FY 2021 target?"), lower-cased; none when it
+    asks no figure."""
+    if answer_kind(question) != "quantity" and not asks_share(question) and not _SERIES_ASK.search(question):
+        return []
+    return list(dict.fromkeys(m.lower() for m in _SERIES.findall(question)))
+
+
+def labels(label: str, sentence: str) -> bool:
+    """True when `sentence` gives a figure (`states_figure`) and writes the series `label` ("Actual
+    Baseline 2019-10-01 2020-09-30 1,293,673"): a figure of that point of the series."""
+    return states_figure(sentence) and re.search(rf"\b{label}s?\b", sentence, re.IGNORECASE) is not None
+
+
 def asks_name(question: str) -> bool:
     """True when a question asks for the name of an organisation, a place or a person ("which bank was
     it?", "which union was party to the dispute?", "what was the candidate's name?")."""
