@@ -135,9 +135,9 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
 
 
 def dates_it(question: str, body: str, given: set[str]) -> bool:
-    """True when the answer states a date in a sentence about what "on what date …" asks: one that
-    carries a word of the question besides its names, the `given` words (`_given`) and the date
-    words ("date", "day", "exact").
+    """True when the answer states a date in a sentence about what "on what date …" asks
+    (`_said_of`): one that carries the question's words besides its names, the `given` words
+    (`_given`) and the date words ("date", "day", "exact").
 
     General case: the answer to "on what date did X" is a date said of X; a date in a sentence about
     something else ("OPM scheduled one review in February 2020" beside "ES issued the Schedule A
@@ -148,8 +148,8 @@ def dates_it(question: str, body: str, given: set[str]) -> bool:
 
 def shares_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a share (`states_share`) in a sentence about what "what share /
-    percentage of X" asks: one that carries a word of the question besides its names, the `given`
-    words (`_given`) and the share words.
+    percentage of X" asks (`_said_of`): one that carries the question's words besides its names,
+    the `given` words (`_given`) and the share words.
 
     General case: as a date must be said of what it dates (`dates_it`), the proportion asked is one
     said of X; a percent in a sentence about something else ("equity prices fell 5 percent" beside
@@ -159,8 +159,8 @@ def shares_it(question: str, body: str, given: set[str]) -> bool:
 
 def prices_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states an amount of money (`states_money`) in a sentence about what "how
-    much did X cost" asks: one that carries a word of the question besides its names, the `given`
-    words (`_given`) and the words that ask for money.
+    much did X cost" asks (`_said_of`): one that carries the question's words besides its names,
+    the `given` words (`_given`) and the words that ask for money.
 
     General case: as a date must be said of what it dates (`dates_it`), the cost asked is one said of
     X; a passage about X with no amount ("OPM received 180 headcount reports through this system"),
@@ -170,8 +170,8 @@ def prices_it(question: str, body: str, given: set[str]) -> bool:
 
 def values_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a figure (`states_figure`) in a sentence about what "to what
-    level / what rate / how large …" asks: one that carries a word of the question besides its names, the
-    `given` words (`_given`) and the words that only ask for a value ("level", "value").
+    level / what rate / how large …" asks (`_said_of`): one that carries the question's words
+    besides its names, the `given` words (`_given`) and the words that only ask for a value.
 
     General case: as the cost asked is an amount said of X (`prices_it`), the value asked is a figure
     said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in

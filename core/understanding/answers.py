@@ -254,11 +254,11 @@ def states_figure(text: str) -> bool:
     return holds(alpha2digit(text, "en"), "quantity") or states_share(text)
 
 
-# The points of a measure's series a report gives: where it started, what it aims at, what it reached.
-_SERIES = re.compile(r"\b(baseline|target|actual)s?\b", re.IGNORECASE)
-
-
-_SERIES_ASK = re.compile(rf"\bwhat\s+{_VALUE_GAP}(?:baseline|target|actual)s?\b", re.IGNORECASE)
+# The points of a measure's series a report gives: where it started, what it aims at, what it reached;
+# "what was the FY 2020 baseline" asks a figure of one by its label alone.
+_LABELS = r"baseline|target|actual"
+_SERIES = re.compile(rf"\b({_LABELS})s?\b", re.IGNORECASE)
+_SERIES_ASK = re.compile(rf"\bwhat\s+{_VALUE_GAP}(?:{_LABELS})s?\b", re.IGNORECASE)
 
 
 def series_labels(question: str) -> list[str]:
