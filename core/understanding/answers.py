@@ -255,10 +255,11 @@ def states_figure(text: str) -> bool:
 
 
 # The points of a measure's series a report gives: where it started, what it aims at, what it reached;
-# "what was the FY 2020 baseline" asks a figure of one by its label alone.
+# "what was the FY 2020 baseline" asks a figure of one by its label alone, when the label heads what
+# is asked ("what was his actual objection" asks for an objection).
 _LABELS = r"baseline|target|actual"
 _SERIES = re.compile(rf"\b({_LABELS})s?\b", re.IGNORECASE)
-_SERIES_ASK = re.compile(rf"\bwhat\s+{_VALUE_GAP}(?:{_LABELS})s?\b", re.IGNORECASE)
+_SERIES_ASK = re.compile(rf"\bwhat\s+{_VALUE_GAP}(?:{_LABELS})s?\b{_HEADS}", re.IGNORECASE)
 
 
 def series_labels(question: str) -> list[str]:

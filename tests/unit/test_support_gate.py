@@ -275,6 +275,7 @@ def test_a_baseline_asked_is_not_answered_by_a_target() -> None:
     assert reason is not None and "baseline" in reason
     assert _asked(question, "The berth safety score had a baseline of 61 percent in FY 2021.") is None
     assert _asked("What was the FY 2020 baseline for berth safety?", target) is not None  # the label asked
+    assert _asked("What was the pilots' actual objection to berth safety?", target) is None  # an objection
     share = "What share of berths had safety plans at the baseline for harbour measure 4.2.5?"
     assert _asked(share, "By 2026, 50% of berths have developed safety plans.") is not None
     # a figure asked with no series label, or no figure asked, is not judged so
