@@ -20,7 +20,6 @@ from core.orchestrator.state import Draft
 from core.orchestrator.support import content_terms, found_terms, mentions, term_share
 from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
 from core.understanding import answer_kind, holds
-from core.understanding.answers import labels, series_labels
 from core.understanding.counting import counted, counts
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
@@ -68,18 +67,15 @@ def rank(
     question: str, found: Sequence[Candidate], contextual: Sequence[str], cosines: Sequence[float]
 ) -> list[tuple[float, Candidate]]:
     """The sentences, best answer first: cosine + the question's words carried + the kind asked for
-    (+ a figure of what a "how many" question counts, `counts`; + a figure of the point of a
-    measure's series asked, `labels`: "Actual Baseline … 1,293,673" for "what was the baseline")."""
+    (+ a figure of what a "how many" question counts, `counts`)."""
     kind, terms = answer_kind(question), content_terms(question)
     common = frozenset(w for _, sentence in found for w in words(sentence) if w.islower())
     nouns = {stem(w) for w in counted(question)}
-    series = series_labels(question)
     scores = [
         cosine
         + TERM_WEIGHT * share
         + (KIND_WEIGHT if holds(sentence, kind, common) else 0.0)
         + (KIND_WEIGHT if nouns and counts(sentence, nouns) else 0.0)
-        + (KIND_WEIGHT if any(labels(label, sentence) for label in series) else 0.0)
         for cosine, share, (_, sentence) in zip(cosines, telling_shares(terms, contextual), found, strict=True)
     ]
     return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])

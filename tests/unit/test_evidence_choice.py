@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.contracts import Evidence
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.evidence import counting, supporting
-from core.orchestrator.extractive import MAX_SENTENCES, SCORE_MARGIN, candidates, continued, naming_first, rank
+from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
 
@@ -101,18 +101,3 @@ def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None
     filler = [(9, f"Filler sentence number {n} here.") for n in range(MAX_SENTENCES - 1)]
     assert continued([premise, *filler], [*found, *filler]) == [premise, *filler]
     assert continued([premise, *filler[:-1]], [*found, *filler]) == [premise, because, *filler[:-1]]
-
-
-def test_the_figure_of_the_point_of_a_series_asked_is_taken_beside_the_nearest_sentence() -> None:
-    """A report's listing gives a measure's targets in one sentence and its baseline in another."""
-    question = "What was the baseline for harbour indicator 1.3.J, the berths enrolled?"
-    targets = "1.3.J Berths Enrolled Number Target Target 2021-09-30 1,240,508 1,550,635 Number of berths enrolled."
-    baseline = "Actual Baseline 2019-10-01 2020-09-30 1,293,673 DataSource ~ Harbour survey."
-    found = [(0, targets), (0, baseline)]
-    # the listing's sentence is nearer in meaning and carries more of the question's words; the
-    # baseline's figure still stands within the margin of the sentences an answer takes
-    (best, _), (second, chosen) = rank(question, found, [targets, baseline], [0.70, 0.50])
-    assert chosen == (0, baseline) and best - second < SCORE_MARGIN
-    # asked for no figure, it does not
-    (best, _), (second, _) = rank("Which office keeps indicator 1.3.J?", found, [targets, baseline], [0.70, 0.50])
-    assert best - second > SCORE_MARGIN
