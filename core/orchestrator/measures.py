@@ -217,15 +217,15 @@ def _letters(word: str) -> str:
 
 def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
     """True when a sentence of `body` `states` what is asked and carries the question's words besides
-    its names and the `free` words (`SAID_OF_SHARE` of them, one from the sentence that asks); any
-    sentence that states it, when the question has none,
-    or when the sentence that asks has none: "… enlarged the swap lines with the ECB and the SNB.
-    How big did each get?" points back, and so may the answer ("These arrangements will now provide
-    up to $30 billion …")."""
+    its names and the `free` words (`SAID_OF_SHARE` of them, one from the sentences that ask: those
+    with a question mark, "… 60-day window? Target was 90%, right?" asks in both); any sentence that
+    states it, when the question has none, or when the sentences that ask have none: "… enlarged
+    the swap lines with the ECB and the SNB. How big did each get?" points back, and so may the
+    answer ("These arrangements will now provide up to $30 billion …")."""
     ignored = free | _named(question)
     terms = [t for t in content_terms(question) if t not in ignored]
     sentences = split_sentences(question)
-    asking = next((s for s in reversed(sentences) if "?" in s), sentences[-1] if sentences else question)
+    asking = " ".join(s for s in sentences if "?" in s) or question
     asked = [t for t in content_terms(asking) if t not in ignored]
     if not terms or not asked:
         return states(body)
@@ -237,7 +237,7 @@ def _said_of(question: str, body: str, free: set[str], states: Callable[[str], b
 
 SAID_OF_SHARE = 0.2
 """A figure is said of what a question asks when its sentence carries this share of the question's
-words (besides names and the words that ask), one of them from the sentence that asks: "the ECB
+words (besides names and the words that ask), one of them from the sentences that ask: "the ECB
 raised its main refinancing rate to 4.75 percent" is said of "what level did the ECB raise its main
 refinancing rate to"; "an unchanged federal funds rate of about 6-1/2 percent" shares one word of
 nine ("rate") and is said of another rate, and after "… the yen hit an all-time high. What was that

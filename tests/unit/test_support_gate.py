@@ -263,6 +263,10 @@ def test_a_figure_is_said_of_what_is_asked_by_more_than_one_word_of_a_long_quest
     premise = "The april minutes say harbour berthing hit a record high in the storm. What was that tug rate?"
     assert _asked(premise, "Harbour berthing hit a record high in the storm, and cargo fell 2 percent.") is not None
     assert _asked(premise, "In the storm the tug rate for berthing reached 4 percent.") is None
+    # every sentence with a question mark asks
+    two = "What share of berth inspections did the port finish within the 60-day window? Target was 90%, right?"
+    finished = "The port finished 70.1 percent of berth inspections within 60 days. [1] The target was 90 percent. [2]"
+    assert _asked(two, finished) is None
 
 
 def test_a_baseline_asked_is_not_answered_by_a_target() -> None:
