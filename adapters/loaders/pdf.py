@@ -42,10 +42,10 @@ class PdfUnreadable(ValueError):
 
 
 # A PDF may position two words apart without a space character between them ("Employee
-# ViewpointSurvey", "digitalPresidential Libraries", "duties,fees"): PDFium's text runs them together,
-# while its text rectangles still stand apart. On one line, a gap wider than this share of the line's
-# height is a word break (measured on the 19 agency reports: 446 breaks restored, none inside a word,
-# at 0.2; at 0.12 four words were split).
+# ViewpointSurvey", "digitalPresidential Libraries"): PDFium's text runs them together, while its text
+# rectangles still stand apart. On one line, a gap wider than this share of the line's height is a
+# word break (measured on the 19 agency reports: 446 breaks restored, none inside a word, at 0.2; at
+# 0.12 four words were split). Words set apart inside one rectangle stay run together ("duties,fees").
 _WORD_GAP = 0.2
 _BEFORE_WORD = ",;:)"
 
