@@ -124,7 +124,7 @@ def _points_back(text: str, last_question: str) -> bool:
     meeting" after a question about "the June 2014 FOMC minutes")."""
     nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
     back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:then|that)\s*[?.!]*\s*$"
-    return any(p.search(text) for p in (re.compile(back, re.IGNORECASE), _SAME, _BACK_PRONOUN))
+    return re.search(back, text, re.IGNORECASE) is not None or any(p.search(text) for p in (_SAME, _BACK_PRONOUN))
 
 
 # "That same meeting", "the same minutes", "those same minutes": the last question's documents.

@@ -15,7 +15,7 @@ from core.orchestrator.asked_names import NUMBERED
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms
 from core.prompts.synthesis import MARK
-from core.text import split_sentences, stem, without_clitic
+from core.text import split_sentences, stem, stems, without_clitic
 from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
@@ -126,10 +126,11 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     given = _given(state, cited) | _named(question)
     others = [t for t in content_terms(question) if stem(t) not in nouns and t not in given]
     sentences = statements(body)
+    besides = frozenset(stems(others))
     if counts_unit(nouns):
         return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
     return any(
-        counts(s, nouns) or (bool(others) and counts_something(s, _stems(others)) and bool(found_terms(others, s)))
+        counts(s, nouns) or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)))
         for s in sentences
     )
 
@@ -207,7 +208,7 @@ def statements(body: str) -> list[str]:
     (general case: an answer joins passages of different sources, and a table or chart's text has no
     full stop, so "… Target Actual Increased [1] 9.3% 7.9% … FEHB Premium [2]" is two statements;
     the second's percent is not said of the first's words)."""
-    return [s for piece in re.split(MARK.pattern.replace("(", "(?:"), body) for s in split_sentences(piece)]
+    return [s for piece in MARK.split(body)[::2] for s in split_sentences(piece)]  # [::2]: not the marks' numbers
 
 
 def _letters(word: str) -> str:
@@ -253,11 +254,6 @@ _DATE_WORDS = _PRECISELY | {"date", "day", "calendar"}
 _SHARE_WORDS = _PRECISELY | {"percent", "percentage", "share", "proportion", "fraction"}
 _MONEY_WORDS = _PRECISELY | {"cost", "costs", "costing", "budget", "price", "fee", "salary", "dollars", "money"}
 _VALUE_WORDS = _PRECISELY | {"level", "value", "figure", "amount", "number", "total", "size", "magnitude"}
-
-
-def _stems(terms: list[str]) -> frozenset[str]:
-    """The stems of `terms`."""
-    return frozenset(stem(t) for t in terms)
 
 
 def _named(question: str) -> set[str]:
