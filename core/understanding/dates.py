@@ -58,7 +58,10 @@ _DEADLINE = re.compile(
 ("through the end of 2011") the span a forecast runs to, not the time the question is about: neither
 narrows which documents are read (a 2022 plan states 2026 goals, 2010 minutes project 2011)."""
 # "Mar '97", or "march 93": two digits after a month are a year when marked so or no day (over 31).
-_SHORT_YEAR = re.compile(rf"\b((?:{MONTH})\.?)\s*(?:['\u2019\u2018](\d{{2}})|\s(3[2-9]|[4-9]\d))\b", re.IGNORECASE)
+_SHORT_YEAR = re.compile(
+    rf"\b((?:{MONTH})\.?)(\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?\s*(?:['\u2019\u2018](\d{{2}})|(?<!\d)\s(3[2-9]|[4-9]\d))\b",
+    re.IGNORECASE,
+)
 _RECENT = re.compile(r"\b(?:recent|recently|latest|newest|current|currently|now)\b", re.IGNORECASE)
 
 
@@ -107,17 +110,18 @@ def read_date(phrase: str) -> dt.date | None:
 
 
 def full_years(text: str, today: dt.date) -> str:
-    """A month with a two-digit year written with its four ("Mar '97" → "Mar 1997", "dec ’08" →
-    "dec 2008", "march 93" → "march 1993": no day is 93): the latest year ending in those digits,
-    up to next year.
+    """A month, or a day, with a two-digit year written with its four ("Mar '97" → "Mar 1997", "dec ’08"
+    → "dec 2008", "march 93" → "march 1993": no day is 93; "jan 31 '96" → "jan 31, 1996"): the latest
+    year ending in those digits, up to next year.
 
     General case: chat writes a year short after a month; every reader of dates (the date window,
     the occasion a date names, the documents' period labels) reads four digits.
     """
 
     def full(match: re.Match[str]) -> str:
-        year = today.year // 100 * 100 + int(match[2] or match[3])
-        return f"{match[1]} {year - 100 if year > today.year + 1 else year}"
+        year = today.year // 100 * 100 + int(match[3] or match[4])
+        day = f" {match[2].strip(' ,')}," if match[2] else ""
+        return f"{match[1]}{day} {year - 100 if year > today.year + 1 else year}"
 
     return _SHORT_YEAR.sub(full, text)
 

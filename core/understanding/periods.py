@@ -71,7 +71,7 @@ _DATED = (
     rf"|Q[1-4]\s*[/-]?\s*{YEAR}|{YEAR}\s*[/-]?\s*Q[1-4]"
     rf"|(?:(?:{MONTH})\.?\s*[/\u2013-]\s*)?(?:{MONTH})\.?\s+"
     rf"(?:\d{{1,2}}(?:\s*[-\u2013]\s*(?:(?:{MONTH})\.?\s+)?\d{{1,2}})?,?\s+)?{YEAR}"  # "Oct 31-Nov 1, 2017"
-    rf"|(?:{MONTH})\.?\s*['\u2019\u2018]\d{{2}}"  # "the July '23 meeting" (`dates.full_years`)
+    rf"|(?:{MONTH})\.?\s*(?:\d{{1,2}},?\s*)?['\u2019\u2018]\d{{2}}"  # "the July '23 meeting", "jan 31 '96"
     rf"|{YEAR}(?:\s*[-\u2013]\s*{YEAR})?"
 )
 # "According to the May 2018 minutes" names a source by its date; "to" alone may be a range's bound

@@ -46,6 +46,14 @@ def test_a_two_digit_year_is_never_two_years_ahead() -> None:
     assert full_years("Jan '28 and May '99", TODAY) == "Jan 1928 and May 1999"
 
 
+def test_a_day_with_a_two_digit_year_is_that_day() -> None:
+    assert full_years("jan 31 '96 cut to 5% - who asked for it?", TODAY) == "jan 31, 1996 cut to 5% - who asked for it?"
+    intake = run_intake("jan 31 '96 discount rate cut - which banks had requested it?")
+    assert intake.date_start is not None and intake.date_end is not None
+    assert intake.date_start <= dt.date(1996, 1, 31) <= intake.date_end
+    assert (intake.date_end - intake.date_start).days < 31
+
+
 def test_a_day_after_a_month_is_no_year() -> None:
     assert full_years("the June 30 and Sept 07 meetings", TODAY) == "the June 30 and Sept 07 meetings"
 
