@@ -44,7 +44,8 @@ _MARKER = re.compile(
 # phrase that sets where to look ("per the minutes of that meeting, what …"), a preposition ("by how
 # much …", "to what level …") or an adverb that hedges or links it ("roughly how many …", "so what …").
 _ASKS = re.compile(
-    r"^\s*(?:[^,?]{1,60},\s*)?(?:(?:by|to|at|in|for|from|on|with)\s+)?(?:(?:\w+ly|about|so|then)\s+)?"
+    r"^\s*(?:[^,?]{1,60},\s*)?(?:(?:by|to|at|in|for|from|on|with|after|before|during|since|until|under)\s+)?"
+    r"(?:(?:\w+ly|about|so|then)\s+)?"
     r"(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b",
     re.I,
 )
@@ -84,7 +85,7 @@ _BARE = frozenset({"the", "a", "that", "then", "one"})
 # of its own ("how many meetings had he attended?" after "which officer announced he was retiring?").
 # "Those" and "these" stand alone too ("how many of those were repeats?"), not before a noun of their own.
 _BACK_PRONOUN = re.compile(
-    r"\b(?:it|that\s+one|this\s+one|them|he|she|him|his)\b"
+    r"\b(?:it|its|that\s+one|this\s+one|them|he|she|him|his)\b"
     r"|\b(?:those|these)\b(?=\s*(?:[?.!,]|$|(?:were|was|are|is|did|do|does|had|have|that|which|who)\b))",
     re.IGNORECASE,
 )
@@ -114,7 +115,20 @@ def _bare_month(text: str, last: list[PeriodMention]) -> str | None:
     return f"{match.group(1)} {last[0].year}" if match and last else None
 
 
-def _points_back(text: str, last_question: str) -> bool:
+# "That steepening", "those engagements", "these cuts": a demonstrative before a noun.
+_DEMONSTRATIVE = re.compile(r"\b(?:that|those|these|this)\s+([a-z][\w-]+)", re.IGNORECASE)
+
+
+def _demonstrative(text: str, said: str) -> bool:
+    """True when `text` points with "that", "those", "these" or "this" at a noun the last question or
+    its reply (`said`) wrote, in any form: "those engagements" after "how many times did users engage
+    …?", "that steepening" after a reply on how the yield curve steepened (general case: English
+    points back at what was just said with a demonstrative and the noun)."""
+    written = {stem(w) for w in words(said)} - {stem(w) for w in STOPWORDS}
+    return any(stem(m[1]) in written for m in _DEMONSTRATIVE.finditer(text) if m[1].lower() not in STOPWORDS)
+
+
+def _points_back(text: str, last_question: str, last_answer: str = "") -> bool:
     """True when `text` points back at the last question's period: "that" or "the same" before a unit
     of time or before the occasion the last question's date named ("at that meeting" after "… at its
     March 2023 meeting?", `occasions`), a closing "then", or a pronoun standing for what the last
@@ -124,7 +138,11 @@ def _points_back(text: str, last_question: str) -> bool:
     meeting" after a question about "the June 2014 FOMC minutes")."""
     nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
     back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:then|that)\s*[?.!]*\s*$"
-    return re.search(back, text, re.IGNORECASE) is not None or any(p.search(text) for p in (_SAME, _BACK_PRONOUN))
+    return (
+        re.search(back, text, re.IGNORECASE) is not None
+        or any(p.search(text) for p in (_SAME, _BACK_PRONOUN))
+        or _demonstrative(text, f"{last_question} {last_answer}")
+    )
 
 
 # "That same meeting", "the same minutes", "those same minutes": the last question's documents.
@@ -236,12 +254,13 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
             return pointed
         if not last and not own and _BACK_PRONOUN.search(rest):
             # No period to keep: the pronoun stands for what the last question named ("what else does
-            # it commit to?" after "… what is NARA doing with underserved communities …?").
-            named = [last_question[a:b] for a, b in name_phrases(last_question)]
+            # it commit to?" after "… what is NARA doing with underserved communities …?"), in the
+            # words the documents know it by ("nara", written in lower case).
+            named = [last_question[a:b] for a, b in name_phrases(last_question)] + mentioned
             return f"{rest.strip()} ({', '.join(dict.fromkeys(named))})" if named else None
         if own or not last:
             return None
-        if not (_points_back(rest, last_question) or _about_the_reply(rest, last_question, last_answer)):
+        if not (_points_back(rest, last_question, last_answer) or _about_the_reply(rest, last_question, last_answer)):
             return None
         # The period of the source the last question was headed by ("opm fy15 apr: between FY 2007 and
         # FY 2014, …"), else every period it named.

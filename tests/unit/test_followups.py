@@ -272,3 +272,20 @@ def test_those_and_it_point_back_at_the_last_question_s_source_and_names() -> No
     )
     # "those" before a noun of its own is no pronoun, and a message with no pronoun is its own question
     assert follow_up("what do those reports say about catalogs?", plan, []) is None
+
+
+def test_a_demonstrative_before_a_noun_just_said_points_back() -> None:
+    """ "Those engagements", "that steepening": English points back with a demonstrative and the noun."""
+    asked = "In the harbour board's FY 2022 report, how many times did users engage with its berth posts?"
+    again = "which platform accounted for the most of those engagements?"
+    assert follow_up(again, asked, []) == f"{again} (FY 2022)"
+    minutes = "jan 2021 harbour minutes - what did berth fees do over the intermeeting period?"
+    reply = "Berth fees rose and the fee curve steepened, mostly late in the period. [1]"
+    steep = "and after what event did most of that steepening occur?"
+    assert follow_up(steep, minutes, [], reply) == "after what event did most of that steepening occur? (jan 2021)"
+    # a noun neither the question nor its reply wrote is a question of its own
+    assert follow_up("and after what event did most of that dredging occur?", minutes, [], reply) is None
+    # "its" stands for what the last question named, in the words the documents know it by
+    plan = "wob 2022-26 strategic plan, objective 3.1 berth records - what's it about?"
+    own = "besides digitization, what settings will its records guidance cover?"
+    assert follow_up(own, plan, ["WOB"]) == f"{own} (WOB)"
