@@ -34,6 +34,7 @@ from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
 from core.text import stem
+from core.text import words as written_words
 from core.understanding import quarter_just_past, quarter_of, quarter_window, question_parts
 
 NOT_ABOUT = "the sources found are not about "
@@ -178,9 +179,10 @@ class AnswerWriter:
         missing = [t for t in terms_original if t not in found]
         # The share of the question's own words the cited text carries (the revised query's, when
         # it carries more: a resolved pronoun); signals such as "a figure was asked and given" aside.
-        # An id the question names ("K-900") chose the evidence (`naming_all`), so the evidence
-        # carrying it says nothing of whether it answers the rest ("how long is the warranty").
+        # An id the question names ("K-900") or a word the facets resolved ("commerce": DOC's plan) chose
+        # the evidence, so the evidence carrying it says nothing of whether it answers the rest.
         ids = {v for n in state.steering.names if n.identifier for v in n.variants}
+        ids |= {w.lower() for mention in state.steering.mentions for w in written_words(mention)}
         judged = [t for t in terms_original if t not in ids]
         words = max(
             len(found & set(judged)) / len(judged) if judged else 1.0,

@@ -13,24 +13,29 @@ from collections.abc import Callable
 
 from core.orchestrator.asked_names import NUMBERED
 from core.orchestrator.state import GraphState
-from core.orchestrator.support import content_terms, found_terms
+from core.orchestrator.support import content_terms, found_terms, spelled_out
 from core.prompts.synthesis import MARK
-from core.text import split_sentences, stem, stems, without_clitic
+from core.text import STOPWORDS, split_sentences, stem, stems, without_clitic
 from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
     answer_kind,
+    asks_amount,
     asks_date,
     asks_money,
     asks_name,
+    asks_percent,
     asks_share,
     asks_value,
     holds,
     labels,
+    name_words,
     series_labels,
+    states_amount,
     states_date,
     states_figure,
     states_money,
+    states_percent,
     states_share,
 )
 from core.understanding.counting import counted, counts, counts_something, counts_unit
@@ -40,32 +45,50 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     """Why the answer does not give the measure asked (None when it does or none is asked): no count
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
-    did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`), no new name
-    for "which bank was it" (`names_one`), no baseline figure for "what was the baseline"
-    (`labels_it`). Rows a structured query counted or filtered are that measure (not checked)."""
+    did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`), no figure or
+    degree for "how much X" (`amounts_it`), no new name for "which bank was it" or "who"
+    (`names_one`), no baseline figure for "what was the baseline" (`labels_it`). Rows a structured
+    query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
     question = state.plan.original_query
     what = counted(question)
     if what and not gives_count(state, body, cited, what):
         return f"the sources found give no count of {' '.join(what)}"
-    if asks_share(question) and not shares_it(question, body, _given(state, cited)):
-        return "the answer states no percentage or share of what the question asks about"
-    if asks_date(question) and not dates_it(question, body, _given(state, cited)):
-        return "the answer states no date of what the question asks about"
-    if asks_money(question) and not prices_it(question, body, _given(state, cited)):
-        return "the answer states no amount of money for what the question asks about"
-    if asks_value(question) and not values_it(question, body, _given(state, cited)):
-        return "the answer states no figure for what the question asks about"
-    if asks_name(question) and not names_one(question, body, _given(state, cited)):
-        return "the answer names nothing the question does not already name"
+    given = _given(state, cited)
+    # A model's reformulation is the question as understood: a figure said of its words is said of
+    # what is asked ("how much time off comes with a newborn?" → "new parent paid leave").
+    reformulated = any(s.stage == "reformulate" and s.path == "llm" for s in state.llm_steps)
+    understood = [question, state.plan.revised_query] if reformulated else [question]
+    checks: list[tuple[bool, Callable[[str, str, set[str]], bool], str]] = [
+        (asks_share(question), shares_it, "states no percentage or share of what the question asks about"),
+        (asks_date(question), dates_it, "states no date of what the question asks about"),
+        (asks_money(question), prices_it, "states no amount of money for what the question asks about"),
+        (asks_value(question), values_it, "states no figure for what the question asks about"),
+        (asks_amount(question), amounts_it, "states no amount of what the question asks about"),
+        (
+            asks_name(question) or answer_kind(question) == "person",
+            names_one,
+            "names nothing the question does not already name",
+        ),
+    ]
+    for asked, gives, missing in checks:
+        if asked and not any(gives(q, body, given) for q in understood):
+            return f"the answer {missing}"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
     if item:
         return f"the sources give no figure for {item}, which the question asks for"
-    unlabelled = [label for label in series_labels(question) if not labels_it(label, body)]
+    unlabelled = [label for label in series_labels(question) if label in WRITTEN_LABELS and not labels_it(label, body)]
     if unlabelled:
         return f"the answer states no {unlabelled[0]} figure, which the question asks for"
     return None
+
+
+WRITTEN_LABELS = ("baseline", "actual")
+"""The series labels a report writes beside their figures ("Baseline 2019 … 1,293,673"); a target is
+often written as what will be, without the word ("GSA's goal will be … 75 percent of respondents
+rating those initiatives as effective", "By 2026, 50% of States …"), so no target asked is judged by
+its label."""
 
 
 def labels_it(label: str, body: str) -> bool:
@@ -150,12 +173,13 @@ def dates_it(question: str, body: str, given: set[str]) -> bool:
 def shares_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a share (`states_share`) in a sentence about what "what share /
     percentage of X" asks (`_said_of`): one that carries the question's words besides its names,
-    the `given` words (`_given`) and the share words.
+    the `given` words (`_given`) and the share words; a percentage asked is a number, not "a majority"
+    (`states_percent`).
 
     General case: as a date must be said of what it dates (`dates_it`), the proportion asked is one
     said of X; a percent in a sentence about something else ("equity prices fell 5 percent" beside
     the bank whose shares were asked about) is another proportion."""
-    return _said_of(question, body, given | _SHARE_WORDS, states_share)
+    return _said_of(question, body, given | _SHARE_WORDS, states_percent if asks_percent(question) else states_share)
 
 
 def prices_it(question: str, body: str, given: set[str]) -> bool:
@@ -180,27 +204,45 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
     return _said_of(question, body, given | _VALUE_WORDS, states_figure)
 
 
+def amounts_it(question: str, body: str, given: set[str]) -> bool:
+    """True when the answer states a figure or a degree (`states_amount`) in a sentence about what "how
+    much X" asks (`_said_of`): as the value asked is a figure said of X (`values_it`), "how much debt
+    was Detroit seeking to restructure?" is not answered by "the bankruptcy had only a limited
+    effect on the municipal market"."""
+    return _said_of(question, body, given | _VALUE_WORDS, states_amount)
+
+
 def names_one(question: str, body: str, given: set[str]) -> bool:
-    """True when the answer writes a proper name the question does not: a capitalised word inside a
-    sentence that the question does not write capitalised, and that is not a `given` word
-    (`_given`), a date word or a single letter ("U.S." is "U" and "S").
+    """True when the answer writes a proper name the question does not, in a sentence about what "which
+    bank / who …" asks (`_said_of`): a capitalised word inside a sentence that the question does not
+    write capitalised, and that is not a `given` word (`_given`), a date word or a single letter
+    ("U.S." is "U" and "S").
 
     General case: the answer to "which bank was it?" is that bank's name; a passage that tells of "a
     large trading loss at a major U.S. bank", or of a strike "at a major aircraft manufacturer", names
     the bank's kind, which the question already knew. A word the question writes in lower case is a
     name where the answer capitalises it ("the Workplace 2030 initiative" for "the initiative on the
-    federal workplace of the future")."""
+    federal workplace of the future"); an acronym of the question's own words ("BPA" for "blanket
+    purchase agreement") is not. As a date must be said of what it dates (`dates_it`), the name
+    asked is one said of what is asked: "which bank acquired Washington Mutual's operations?" is not
+    answered by "the deterioration of AIG and Wachovia, along with the closing of Washington
+    Mutual"."""
     asked = {_letters(w) for w in written_words(question) if w[:1].isupper()}
     known = {_letters(w).lower() for w in given}
-    return any(
-        w[:1].isupper()
-        and len(_letters(w)) > 1
-        and _letters(w) not in asked
-        and _letters(w).lower() not in known
-        and not is_date_word(w)
-        for sentence in statements(body)
-        for w in written_words(sentence)[1:]
-    )
+    spelled = [w.lower() for w in written_words(question)]
+
+    def new_name(sentence: str) -> bool:
+        return any(
+            w[:1].isupper()
+            and len(_letters(w)) > 1
+            and _letters(w) not in asked
+            and _letters(w).lower() not in known
+            and not is_date_word(w)
+            and not spelled_out(spelled, [_letters(w)])  # "BPA" for the question's "blanket purchase agreement"
+            for w in written_words(sentence)[1:]
+        )
+
+    return _said_of(question, body, given, new_name, kind=name_words(question), by_name=True)
 
 
 def statements(body: str) -> list[str]:
@@ -216,24 +258,64 @@ def _letters(word: str) -> str:
     return "".join(ch for ch in without_clitic(word) if ch.isalnum())
 
 
-def _said_of(question: str, body: str, free: set[str], states: Callable[[str], bool]) -> bool:
+def _said_of(
+    question: str,
+    body: str,
+    free: set[str],
+    states: Callable[[str], bool],
+    kind: frozenset[str] = frozenset(),
+    *,
+    by_name: bool = False,
+) -> bool:
     """True when a sentence of `body` `states` what is asked and carries the question's words besides
     its names and the `free` words (`SAID_OF_SHARE` of them, one from the sentences that ask: those
     with a question mark, "… 60-day window? Target was 90%, right?" asks in both); any sentence that
     states it, when the question has none, or when the sentences that ask have none: "… enlarged
     the swap lines with the ECB and the SNB. How big did each get?" points back, and so may the
-    answer ("These arrangements will now provide up to $30 billion …")."""
+    answer ("These arrangements will now provide up to $30 billion …"). `kind`: the noun of the kind
+    asked ("bank" in "which bank acquired it?"): a name carries it ("the Harbour Workers Union"), so
+    it ties a sentence to the sentence that asks, but any name of that kind carries it too ("the
+    Bank of Korea"), so it is not counted among the words that say what is asked. `by_name`: each
+    of the question's names that is not `free` is one more such word, written whole (`_name_runs`):
+    a person is asked by the role the documents write beside the name ("Who is listed as Acting
+    Secretary?" is answered by "Kevin K. McAleenan: Acting Secretary"), and "Washington Mutual" is
+    not "money market mutual funds"."""
     ignored = free | _named(question)
     terms = [t for t in content_terms(question) if t not in ignored]
+    counted = [t for t in terms if t not in kind]
     sentences = split_sentences(question)
     asking = " ".join(s for s in sentences if "?" in s) or question
     asked = [t for t in content_terms(asking) if t not in ignored]
-    if not terms or not asked:
+    runs = _name_runs(question, free) if by_name else []
+    asked_runs = [r for r in runs if r.search(asking)]
+    if not (counted or runs) or not (asked or asked_runs):
         return states(body)
-    least = max(1, math.ceil(SAID_OF_SHARE * len(terms)))
-    return any(
-        states(s) and len(found_terms(terms, s)) >= least and bool(found_terms(asked, s)) for s in statements(body)
-    )
+    least = max(1, math.ceil(SAID_OF_SHARE * (len(counted) + len(runs))))
+
+    def said(sentence: str) -> bool:
+        carried = len(found_terms(counted, sentence)) + sum(1 for r in runs if r.search(sentence))
+        tied = bool(found_terms(asked, sentence)) or any(r.search(sentence) for r in asked_runs)
+        return carried >= least and tied
+
+    return any(states(s) and said(s) for s in statements(body))
+
+
+def _name_runs(question: str, free: set[str]) -> list[re.Pattern[str]]:
+    """The question's names after its first word, each a run of capitalised words without the `free`
+    ones, stop-words and date words ("Washington Mutual", "Acting Secretary"), as patterns that find the run
+    written whole in any case."""
+    first = re.match(r"\s*\S+", question)
+    runs: list[re.Pattern[str]] = []
+    for match in _CAPITALISED_RUN.finditer(question, first.end() if first else 0):
+        bare = [without_clitic(w) for w in written_words(match[0])]
+        kept = [w for w in bare if w.lower() not in free and w.lower() not in STOPWORDS and not is_date_word(w)]
+        if kept:
+            written = r"\W+".join(map(re.escape, kept))
+            runs.append(re.compile(rf"(?<!\w){written}(?!\w)", re.IGNORECASE))
+    return runs
+
+
+_CAPITALISED_RUN = re.compile(r"(?<![\w'’])(?-i:[A-Z])[\w'’&-]*(?:[ \t]+(?-i:[A-Z])[\w'’&-]*)*")
 
 
 SAID_OF_SHARE = 0.2

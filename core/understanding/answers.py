@@ -39,8 +39,9 @@ _DATE_NOUNS = r"date|day|deadline|time|year|month"
 # "How far", "how long": the adjective asks for a measure, it names no subject.
 _HOW_MEASURE = re.compile(r"\bhow\s+(much|many|far|big|large|high|low|long|wide|tall|heavy|fast|often)\b", re.I)
 
-# "What was George's reasoning?", "what reason do the minutes give?": the noun asks for a reason.
-_REASON_NOUNS = r"reasons?|reasoning|rationale|justification|causes?|explanation"
+# "What was George's reasoning?", "what reason do the minutes give?", "what was his objection?": the
+# noun asks for a reason.
+_REASON_NOUNS = r"reasons?|reasoning|rationale|justification|causes?|explanation|objections?"
 # "What was the main reason", "what was part of the reason", "what caused …", "what was behind …", and a
 # question that ends asking what something is owed to ("… put down to?", "… attributed to?").
 _WHAT_REASON = re.compile(
@@ -90,6 +91,15 @@ _NOT_NAMES = frozenset(
 # a name ("COVID-19", "F-35", "Title-IX"), it measures nothing.
 NUMBER = re.compile(
     r"(?<![\w.:])(?<![^\W\d_]-)(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])(?!:\d\d)"
+)
+# A document's numbered part, named by its kind ("Objective 1.3", "Table 4.3 A", "page 37", "KPI 5.4.3",
+# PDF text's "Objective 1 .3") or by a number of three parts or more ("goal 5.2.1"): a reference,
+# it measures nothing.
+ITEM = re.compile(
+    r"\b(?:objective|goal|table|figure|section|chapter|page|appendix|part|title|measure|indicator|strategy|"
+    r"priority|tactic|kpi|exhibit|phase|item)s?\s+\d+(?:\s?\.\s?[0-9A-Za-z]{1,3})*(?!\w|\.\w)"
+    r"|(?<![\w.])\d{1,2}(?:\.[0-9A-Za-z]{1,3}){2,}(?!\w|\.\w)",
+    re.I,
 )
 SCALE = r"thousand|million|billion|trillion"
 RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
@@ -168,6 +178,21 @@ _SHARE = re.compile(
 )
 
 
+_PERCENT_ASK = re.compile(r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent\b|%)", re.I)
+_MAJORITY = re.compile(r"\bmajority\b", re.I)
+
+
+def asks_percent(question: str) -> bool:
+    """True when a share is asked as a number ("what percentage voted leave?", "what % of spend"):
+    "a majority" is a share ("what share of members …"), not a percentage."""
+    return _PERCENT_ASK.search(question) is not None
+
+
+def states_percent(text: str) -> bool:
+    """True when `text` states a share (`states_share`) other than "a majority"."""
+    return states_share(_MAJORITY.sub(" ", text))
+
+
 def asks_share(question: str) -> bool:
     """True when a question asks for a percentage or a share ("what percent of claims …", "what share
     of leases …"), not just for some figure."""
@@ -242,8 +267,8 @@ _NAMED_KINDS = (
     r"universit(?:y|ies)|governments?|nations?|states?|cit(?:y|ies)|provinces?"
 )
 _NAME_ASK = re.compile(
-    rf"\bwhich\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_NAMED_KINDS})(?![\w-])"
-    r"|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?names?\b|\bname\s+of\b",
+    rf"\bwhich\s+(?:[\w'’-]+\s+){{0,2}}?({_NAMED_KINDS})(?![\w-])"
+    r"|\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?(names?)\b|\b(name)\s+of\b",
     re.I,
 )
 
@@ -252,6 +277,29 @@ def states_figure(text: str) -> bool:
     """True when `text` states a figure (`holds` a quantity), in digits or in words ("nine bots",
     "by about two-thirds"): the answer to "how large / to what level" written either way."""
     return holds(alpha2digit(text, "en"), "quantity") or states_share(text)
+
+
+# "How much debt …", "how much would it save?", "by how much did it rise?"; a part asked with "how much
+# of" may be "most".
+_AMOUNT_ASK = re.compile(r"\bhow\s+much\b(?!\s+of\b)", re.I)
+# English words of degree: "how much weight did they give it?" is answered "little weight".
+_DEGREE = re.compile(
+    r"\b(?:little|much|more|most|less|least|considerable|substantial|significant|modest|limited|slight|"
+    r"small|large|great|sizable|sizeable|no)\b",
+    re.I,
+)
+
+
+def asks_amount(question: str) -> bool:
+    """True when a question asks how much of something there is or was ("how much debt was it seeking
+    to restructure?", "how much weight did respondents give it?"): a figure or a degree."""
+    return _AMOUNT_ASK.search(question) is not None
+
+
+def states_amount(text: str) -> bool:
+    """True when `text` states a figure (`states_figure`) or a degree ("little weight", "a
+    considerable amount"): the answer to "how much …?" written either way."""
+    return states_figure(text) or _DEGREE.search(text) is not None
 
 
 # The points of a measure's series a report gives: where it started, what it aims at, what it reached;
@@ -273,14 +321,40 @@ def series_labels(question: str) -> list[str]:
 
 def labels(label: str, sentence: str) -> bool:
     """True when `sentence` gives a figure (`states_figure`) and writes the series `label` ("Actual
-    Baseline 2019-10-01 2020-09-30 1,293,673"): a figure of that point of the series."""
-    return states_figure(sentence) and re.search(rf"\b{label}s?\b", sentence, re.IGNORECASE) is not None
+    Baseline 2019-10-01 2020-09-30 1,293,673"), or is a row of a table whose header it does not
+    carry (`headless_row`): a figure of that point of the series, or a row that may hold it."""
+    if not states_figure(sentence):
+        return False
+    return re.search(rf"\b{label}s?\b", sentence, re.IGNORECASE) is not None or headless_row(sentence)
+
+
+MIN_ROW_FIGURES = 3
+
+
+def headless_row(text: str) -> bool:
+    """True when `text` reads as a table's row cut from its header: `MIN_ROW_FIGURES` figures or more
+    (an item's number and years aside) and no series label at all ("4.04D Number of Folders on eOPF
+    created 1,285,137 1,440,000 1,620,000 2,003,377 2,221,648 1,800,000 Met").
+
+    General case: a report's table writes its labels once, in the header row ("FY 2014 Results … FY
+    2014 Target"); a passage that starts below the header holds the figures without them, so
+    whether it gives the target asked cannot be read from it. A sentence that gives one figure
+    ("By 2026, 50% of States have plans") or writes another label is no such row."""
+    plain = _DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", text)))
+    return len(NUMBER.findall(plain)) >= MIN_ROW_FIGURES and _SERIES.search(text) is None
 
 
 def asks_name(question: str) -> bool:
     """True when a question asks for the name of an organisation, a place or a person ("which bank was
     it?", "which union was party to the dispute?", "what was the candidate's name?")."""
     return _NAME_ASK.search(expanded(question)) is not None
+
+
+def name_words(question: str) -> frozenset[str]:
+    """The words with which a question asks for a name, lower-cased: the kind's noun ("bank" in "which
+    bank acquired it?") and "name". The answer gives the name ("JPMorgan Chase acquired …"); it need
+    not repeat the kind, and a sentence that only repeats it ("the Bank of Korea") names another."""
+    return frozenset(group.lower() for m in _NAME_ASK.finditer(expanded(question)) for group in m.groups() if group)
 
 
 def asks_money(question: str) -> bool:
@@ -383,5 +457,6 @@ def holds(sentence: str, kind: AnswerKind | None, common: frozenset[str] = froze
         return bool(_DATE.search(sentence))
     if kind == "reason":
         return bool(_REASON.search(sentence))
-    # A figure, not a year or a day of the month ("in 2008", "on March 3").
-    return bool(NUMBER.search(_DATE.sub(" ", YEAR_ONLY.sub(" ", sentence)))) or bool(_QUANTITY_WORD.search(sentence))
+    # A figure, not a year, a day of the month ("in 2008", "on March 3") or an item's number (`ITEM`).
+    plain = _DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", sentence)))
+    return bool(NUMBER.search(plain)) or bool(_QUANTITY_WORD.search(sentence))

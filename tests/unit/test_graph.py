@@ -223,7 +223,9 @@ async def test_without_a_model_no_llm_step_is_recorded(world: World) -> None:
 
 async def test_a_model_reformulation_searches_by_its_hypothetical_passage(world: World) -> None:
     reformulation = '{"query": "new parent paid leave", "passage": "Every new parent receives weeks of paid leave."}'
-    llm = LlmGateway(scripted_models(reformulate=reformulation))
+    # The amount asked is said in the reformulation's words, not the question's ("newborn", "time off").
+    answer = "Every new parent receives 20 weeks of paid parental leave. [1]"
+    llm = LlmGateway(scripted_models(reformulate=reformulation, synthesis=answer))
     helped = World(world.backend, llm)
     result = await helped.ask("How much time off comes with a newborn baby?")
     steps = {s.stage: s for s in result.llm_steps}

@@ -11,7 +11,7 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator.answer import AnswerWriter, writes
 from core.orchestrator.asked_names import Name
 from core.orchestrator.measures import unfilled_item
-from core.orchestrator.state import Draft, GraphState
+from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Steering
 from core.understanding import quarter_mentions
 from tests.fakes import HashingEmbedder
@@ -282,6 +282,13 @@ def test_a_baseline_asked_is_not_answered_by_a_target() -> None:
     assert _asked("What was the pilots' actual objection to berth safety?", target) is None  # an objection
     share = "What share of berths had safety plans at the baseline for harbour measure 4.2.5?"
     assert _asked(share, "By 2026, 50% of berths have developed safety plans.") is not None
+    # a table's row cut from its header may hold the figure asked; a sentence of one figure does not
+    row = "4.04D Berth safety score 61.0 62.5 63.1 64.0 Met Improving 4.04E Pilot score 80 81 82 83 Met"
+    assert _asked("What actual berth safety score did 4.04D record in FY 2014?", row) is None
+    # a target is written as what will be, often without the word: it is not judged by its label
+    goal = "The harbour's goal will be that 75 percent of pilots rate berth safety as effective."
+    assert _asked("What effectiveness rating target did the harbour set for berth safety?", goal) is None
+    assert _asked(question, "By FY 2026, berth safety scores will be 50 percent higher.") is not None
     # a figure asked with no series label, or no figure asked, is not judged so
     assert _asked("What berth safety score did the plan set?", target) is None
     assert _asked("Which office sets the baseline for berth safety?", target) is None
@@ -300,6 +307,57 @@ def test_a_which_bank_question_needs_a_name_the_question_does_not_write() -> Non
     assert _asked(named, "Ports develop solutions through the Workplace 2030 initiative.") is None
     # a kind of thing asked for in lower case ("which sectors") is answered in words
     assert _asked("Which sectors were weak in March?", "Spending on housing and manufacturing was weak.") is None
+
+
+def test_the_name_asked_is_said_of_what_is_asked() -> None:
+    """A name the question does not write, in a sentence about something else, is not the name asked."""
+    question = "The minutes mention the closing of Harbour Mutual. Which bank acquired its berthing operations?"
+    beside = "The troubles of Northwind Corporation, along with the closing of Harbour Mutual, worried markets."
+    reason = _asked(question, beside)
+    assert reason is not None and "names nothing" in reason
+    # the kind's noun ("bank") in another name is not what is asked
+    assert _asked(question, "Swap lines with the Bank of Contoso were approved.") is not None
+    assert _asked(question, "Contoso Trust acquired the berthing operations of Harbour Mutual.") is None
+    # "who" asks for a person or a body by name, said of what is asked
+    who = "The harbour pilot chief was defeated in the primary election. Who defeated him?"
+    assert _asked(who, "The harbour pilot chief was defeated in the primary election, and berth fees fell.") is not None
+    assert _asked(who, "Ms. Alvarez defeated the harbour pilot chief in the primary election.") is None
+    # an acronym of the question's own words is no name it did not write
+    vendors = "Which vendors hold the harbour's berth purchase agreement for cranes?"
+    assert _asked(vendors, "Ports buy cranes from vendors through a berth purchase agreement (BPA).") is not None
+    assert _asked(vendors, "Contoso Cranes holds the berth purchase agreement for cranes.") is None
+
+
+def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
+    question = "The port's dredging fund ran out in July. How much debt was the port seeking to restructure?"
+    reason = _asked(question, "The port's dredging fund ran out in July, as markets had expected.")
+    assert reason is not None and "no amount" in reason
+    assert _asked(question, "The port was seeking to restructure $18 billion of debt.") is None
+    # an amount may be a degree, and a part asked with "how much of" is not judged so
+    weight = "How much weight did berth survey respondents give the dredging story?"
+    assert _asked(weight, "Berth survey respondents gave the dredging story little weight.") is None
+    assert _asked("How much of the fall came from cargo?", "Most of the fall came from cargo.") is None
+
+
+def test_an_item_s_number_is_no_figure() -> None:
+    """ "Objective 1.3", "Table 4", "KPI 5.4.3": a document's numbered part measures nothing."""
+    question = "How much would the harbour pilot pension proposal save each year?"
+    for listing in (
+        "Strategic Objective 1 .3: In FY 2019 the port submitted a harbour pilot pension proposal.",
+        "KPI 5.4.3 harbour pilot pension proposal: submitted; see page 37.",
+    ):
+        reason = _asked(question, listing)
+        assert reason is not None and "no amount" in reason, listing
+    assert _asked(question, "Objective 1.3: the harbour pilot pension proposal would save $3 million a year.") is None
+
+
+def test_a_percentage_asked_is_a_number_not_a_majority() -> None:
+    question = "The berth vote went to the pilots. What percentage of pilots voted for it?"
+    reason = _asked(question, "A majority of pilots voted for the berth plan.")
+    assert reason is not None and "percentage or share" in reason
+    assert _asked(question, "Of the pilots, 52 percent voted for the berth plan.") is None
+    # "a majority" is a share
+    assert _asked("What share of pilots voted for the berth plan?", "A majority of pilots voted for it.") is None
 
 
 def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
@@ -383,3 +441,31 @@ def test_a_quarter_just_past_is_written_without_its_year() -> None:
     assert reason is not None and "not about Q4 2017" in reason
     reason = gate(dt.date(2018, 5, 2), "Sales were weaker than in the fourth quarter of 2016.")  # its own year
     assert reason is not None and "not about Q4 2017" in reason
+
+
+async def test_a_word_the_facets_resolved_need_not_be_written_by_the_passage() -> None:
+    """ "commerce" chose the Commerce plan (titled "— DOC"): its passages need not write the word."""
+    question = "wob kpi 5.5.5 berth timeliness - which letters stand for which words?"
+    text = "KPI 5.5.5 Berth Timeliness Percentage of normal priority Berth Turn Requests (BTR) completed on time"
+    evidence = Evidence(
+        doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Strategic Plan — HB",
+        collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
+    )  # fmt: skip
+    citation = Citation(n=1, doc_id="d1", chunk_id="c1", title="Strategic Plan — HB", snippet=text, relevance=0.9)
+
+    async def withheld(mentions: list[str]) -> str | None:
+        state = GraphState(
+            turn=TURN,
+            plan=ExecutionPlan(original_query=question, revised_query=question),
+            evidence=[evidence],
+            draft=Draft(text=f"{text} [1]", citations=[citation]),
+            steering=Steering(mentions=mentions),
+            occasion=True,
+        )
+        reflection = (await WRITER.reflect(state))["reflection"]
+        assert isinstance(reflection, Reflection)
+        return reflection.unsupported
+
+    reason = await withheld([])
+    assert reason is not None and "too little of the question" in reason
+    assert await withheld(["wob"]) is None
