@@ -242,7 +242,8 @@ def names_one(question: str, body: str, given: set[str]) -> bool:
             for w in written_words(sentence)[1:]
         )
 
-    return _said_of(question, body, given, new_name, kind=name_words(question), by_name=True)
+    # "Who else was on it?": "else" asks for more of the kind, a word no answer repeats.
+    return _said_of(question, body, given | {"else"}, new_name, kind=name_words(question), by_name=True)
 
 
 def statements(body: str) -> list[str]:

@@ -322,6 +322,8 @@ def test_the_name_asked_is_said_of_what_is_asked() -> None:
     who = "The harbour pilot chief was defeated in the primary election. Who defeated him?"
     assert _asked(who, "The harbour pilot chief was defeated in the primary election, and berth fees fell.") is not None
     assert _asked(who, "Ms. Alvarez defeated the harbour pilot chief in the primary election.") is None
+    # "else" asks for more of the kind: no answer repeats it
+    assert _asked("who else was on it?", "The subcommittee was chaired by Governor Kohn with President Stern.") is None
     # an acronym of the question's own words is no name it did not write
     vendors = "Which vendors hold the harbour's berth purchase agreement for cranes?"
     assert _asked(vendors, "Ports buy cranes from vendors through a berth purchase agreement (BPA).") is not None
