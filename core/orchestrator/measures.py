@@ -208,8 +208,10 @@ def amounts_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a figure or a degree (`states_amount`) in a sentence about what "how
     much X" asks (`_said_of`): as the value asked is a figure said of X (`values_it`), "how much debt
     was Detroit seeking to restructure?" is not answered by "the bankruptcy had only a limited
-    effect on the municipal market"."""
-    return _said_of(question, body, given | _VALUE_WORDS, states_amount)
+    effect on the municipal market". What the amount is of is often a name ("how much did the
+    CARES Act put into the Higher Education Emergency Relief Fund?"): the question's names count
+    (`_said_of`'s `by_name`)."""
+    return _said_of(question, body, given | _VALUE_WORDS, states_amount, by_name=True)
 
 
 def names_one(question: str, body: str, given: set[str]) -> bool:

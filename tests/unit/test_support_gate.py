@@ -339,6 +339,10 @@ def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
     weight = "How much weight did berth survey respondents give the dredging story?"
     assert _asked(weight, "Berth survey respondents gave the dredging story little weight.") is None
     assert _asked("How much of the fall came from cargo?", "Most of the fall came from cargo.") is None
+    # what the amount is of may be a name
+    fund = "how much did the Dredging Act originally put into the Harbour Relief Fund?"
+    assert _asked(fund, "This bill provided approximately $14 billion for the Harbour Relief Fund.") is None
+    assert _asked(fund, "The port paid $3 million in fees.") is not None
 
 
 def test_an_item_s_number_is_no_figure() -> None:
