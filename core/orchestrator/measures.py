@@ -67,7 +67,7 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
         (asks_value(question), values_it, "states no figure for what the question asks about"),
         (asks_amount(question), amounts_it, "states no amount of what the question asks about"),
         (
-            asks_name(question) or answer_kind(question) == "person",
+            asks_name(question) or _asks_who_after_premise(question),
             names_one,
             "names nothing the question does not already name",
         ),
@@ -202,6 +202,20 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
     said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in
     late August") says that X moved, not to what."""
     return _said_of(question, body, given | _VALUE_WORDS, states_figure)
+
+
+_WHO = re.compile(r"\bwho(?:m)?\b", re.IGNORECASE)
+
+
+def _asks_who_after_premise(question: str) -> bool:
+    """True when "who" asks after a sentence that states what the documents say ("… the current
+    president was defeated in the primary election. Who was that president?"): the premise gives
+    the documents' words, so the name asked is one said of them (`names_one`). A "who" question of
+    one sentence asks in its own words ("Aug 2006 the Fed paused - who wanted to keep hiking?" for
+    "Mr. Lacker dissented … preferred an increase"), which its answer need not share; "what did
+    members say" asks for what was said, not for a name."""
+    sentences = split_sentences(question)
+    return len(sentences) > 1 and answer_kind(question) == "person" and _WHO.search(sentences[-1]) is not None
 
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:

@@ -323,7 +323,13 @@ def test_the_name_asked_is_said_of_what_is_asked() -> None:
     assert _asked(who, "The harbour pilot chief was defeated in the primary election, and berth fees fell.") is not None
     assert _asked(who, "Ms. Alvarez defeated the harbour pilot chief in the primary election.") is None
     # "else" asks for more of the kind: no answer repeats it
-    assert _asked("who else was on it?", "The subcommittee was chaired by Governor Kohn with President Stern.") is None
+    subcommittee = "The May minutes name a harbour subcommittee. Who else was on it?"
+    assert _asked(subcommittee, "The subcommittee was chaired by Governor Kohn with President Stern.") is None
+    # "who" in one sentence asks in its own words, and "what did members say" asks for no name
+    lacker = "Mr. Lacker dissented because he preferred an increase in the harbour rate."
+    assert _asked("Aug 2006 the harbour board paused - who wanted to keep hiking?", lacker) is None
+    said = "Members said rising harbour rates had had surprisingly little effect on cargo."
+    assert _asked("what did members say rising harbour rates had done to cargo?", said) is None
     # an acronym of the question's own words is no name it did not write
     vendors = "Which vendors hold the harbour's berth purchase agreement for cranes?"
     assert _asked(vendors, "Ports buy cranes from vendors through a berth purchase agreement (BPA).") is not None
