@@ -319,17 +319,25 @@ def _said_of(
 
 def _name_runs(question: str, free: set[str]) -> list[re.Pattern[str]]:
     """The question's names after its first word, each a run of capitalised words without the `free`
-    ones, stop-words and date words ("Washington Mutual", "Acting Secretary"), as patterns that find the run
-    written whole in any case."""
+    words, stop-words and date words at its ends ("Washington Mutual", "Acting Secretary"), as
+    patterns that find the run written whole in any case."""
     first = re.match(r"\s*\S+", question)
     runs: list[re.Pattern[str]] = []
     for match in _CAPITALISED_RUN.finditer(question, first.end() if first else 0):
-        bare = [without_clitic(w) for w in written_words(match[0])]
-        kept = [w for w in bare if w.lower() not in free and w.lower() not in STOPWORDS and not is_date_word(w)]
+        kept = [without_clitic(w) for w in written_words(match[0])]
+        while kept and _not_named(kept[0], free):
+            kept.pop(0)
+        while kept and _not_named(kept[-1], free):
+            kept.pop()
         if kept:
             written = r"\W+".join(map(re.escape, kept))
             runs.append(re.compile(rf"(?<!\w){written}(?!\w)", re.IGNORECASE))
     return runs
+
+
+def _not_named(word: str, free: set[str]) -> bool:
+    """True for a word at a name run's end that names nothing asked: a `free` word, a stop-word, a date word."""
+    return word.lower() in free or word.lower() in STOPWORDS or is_date_word(word)
 
 
 _CAPITALISED_RUN = re.compile(r"(?<![\w'’])(?-i:[A-Z])[\w'’&-]*(?:[ \t]+(?-i:[A-Z])[\w'’&-]*)*")

@@ -283,11 +283,8 @@ def states_figure(text: str) -> bool:
 # of" may be "most".
 _AMOUNT_ASK = re.compile(r"\bhow\s+much\b(?!\s+of\b)", re.I)
 # English words of degree: "how much weight did they give it?" is answered "little weight".
-_DEGREE = re.compile(
-    r"\b(?:little|much|more|most|less|least|considerable|substantial|significant|modest|limited|slight|"
-    r"small|large|great|sizable|sizeable|no)\b",
-    re.I,
-)
+# English quantifiers of degree, not adjectives that describe ("a limited effect" says of what kind).
+_DEGREE = re.compile(r"\b(?:little|much|more|most|less|least|considerable|substantial)\b", re.I)
 
 
 def asks_amount(question: str) -> bool:

@@ -344,6 +344,8 @@ def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
     # an amount may be a degree, and a part asked with "how much of" is not judged so
     weight = "How much weight did berth survey respondents give the dredging story?"
     assert _asked(weight, "Berth survey respondents gave the dredging story little weight.") is None
+    # an adjective that describes is no degree: "a limited effect" says of what kind, not how much
+    assert _asked(question, "The port was seeking to restructure, with a limited effect on its debt.") is not None
     assert _asked("How much of the fall came from cargo?", "Most of the fall came from cargo.") is None
     # what the amount is of may be a name
     fund = "how much did the Dredging Act originally put into the Harbour Relief Fund?"
