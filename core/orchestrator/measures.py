@@ -20,23 +20,25 @@ from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
     answer_kind,
-    asks_amount,
     asks_date,
     asks_money,
     asks_name,
-    asks_percent,
     asks_share,
     asks_value,
     holds,
-    labels,
     name_words,
-    series_labels,
-    states_amount,
     states_date,
     states_figure,
     states_money,
-    states_percent,
     states_share,
+)
+from core.understanding.asked_figures import (
+    asks_amount,
+    asks_percent,
+    labels,
+    series_labels,
+    states_amount,
+    states_percent,
 )
 from core.understanding.counting import counted, counts, counts_something, counts_unit
 

@@ -107,7 +107,7 @@ _QUANTITY_WORD = re.compile(
     rf"\b(?:{RATE_UNITS}|{SCALE})\b|[%$€£¥]",
     re.I,
 )
-_DATE = re.compile(
+DATE = re.compile(
     rf"\b(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+(?:{MONTH})\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
     rf"|\b(?:{MONTH})\.?\s+{YEAR}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.I,
@@ -178,21 +178,6 @@ _SHARE = re.compile(
 )
 
 
-_PERCENT_ASK = re.compile(r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent\b|%)", re.I)
-_MAJORITY = re.compile(r"\bmajority\b", re.I)
-
-
-def asks_percent(question: str) -> bool:
-    """True when a share is asked as a number ("what percentage voted leave?", "what % of spend"):
-    "a majority" is a share ("what share of members …"), not a percentage."""
-    return _PERCENT_ASK.search(question) is not None
-
-
-def states_percent(text: str) -> bool:
-    """True when `text` states a share (`states_share`) other than "a majority"."""
-    return states_share(_MAJORITY.sub(" ", text))
-
-
 def asks_share(question: str) -> bool:
     """True when a question asks for a percentage or a share ("what percent of claims …", "what share
     of leases …"), not just for some figure."""
@@ -214,7 +199,7 @@ def states_share(text: str) -> bool:
 # does the plan give"; "which price index" asks for an index).
 _AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
 _PREPOSITION = r"(?:to|for|of|in|on|at|by|with|from|into|about)"
-_HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
+HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
 # "How much did it cost", "what did it cost", "what budget does …", "what was the estimated dollar cost
 # of …", "… in dollars": an amount of money; a price after a preposition is not what is asked ("what
 # was being added to base prices for …" asks what was added). "By how much" asks
@@ -222,7 +207,7 @@ _HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
-    rf"|\b(?:what|which)\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{_HEADS}"
+    rf"|\b(?:what|which)\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b",
     re.I,
 )
@@ -240,12 +225,12 @@ _VALUE_NOUNS = "|".join(n for n in _QUANTITY_NOUNS.split("|") if n not in _NOT_V
 # "What was the peak weekly claims figure?", "what is the new minimum fund size?": the verb and the
 # article before the noun's own words are not among them; a preposition ends them ("what was the
 # impact of the rate …" asks for an impact).
-_VALUE_GAP = (
+VALUE_GAP = (
     r"(?:(?:is|was|are|were)\s+)?(?:(?:the|its|their)\s+)?"
     rf"(?:(?:(?:(?-i:[A-Z])[\w'’-]*\s+)+|(?!{_PREPOSITION}\b)[\w'’-]+\s+)){{0,3}}?"
 )
 _VALUE_ASK = re.compile(
-    rf"\bwhat\s+{_VALUE_GAP}(?:{_VALUE_NOUNS})\b{_HEADS}"
+    rf"\bwhat\s+{VALUE_GAP}(?:{_VALUE_NOUNS})\b{HEADS}"
     rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b"
     r"|\bhow\s+(?:far|big|large|high|low)\b(?!\s+(?:a|an|the)\b)",
     re.I,
@@ -277,68 +262,6 @@ def states_figure(text: str) -> bool:
     """True when `text` states a figure (`holds` a quantity), in digits or in words ("nine bots",
     "by about two-thirds"): the answer to "how large / to what level" written either way."""
     return holds(alpha2digit(text, "en"), "quantity") or states_share(text)
-
-
-# "How much debt …", "how much would it save?", "by how much did it rise?"; a part asked with "how much
-# of" may be "most".
-_AMOUNT_ASK = re.compile(r"\bhow\s+much\b(?!\s+of\b)", re.I)
-# English words of degree: "how much weight did they give it?" is answered "little weight".
-# English quantifiers of degree, not adjectives that describe ("a limited effect" says of what kind).
-_DEGREE = re.compile(r"\b(?:little|much|more|most|less|least|considerable|substantial)\b", re.I)
-
-
-def asks_amount(question: str) -> bool:
-    """True when a question asks how much of something there is or was ("how much debt was it seeking
-    to restructure?", "how much weight did respondents give it?"): a figure or a degree."""
-    return _AMOUNT_ASK.search(question) is not None
-
-
-def states_amount(text: str) -> bool:
-    """True when `text` states a figure (`states_figure`) or a degree ("little weight", "a
-    considerable amount"): the answer to "how much …?" written either way."""
-    return states_figure(text) or _DEGREE.search(text) is not None
-
-
-# The points of a measure's series a report gives: where it started, what it aims at, what it reached;
-# "what was the FY 2020 baseline" asks a figure of one by its label alone, when the label heads what
-# is asked ("what was his actual objection" asks for an objection).
-_LABELS = r"baseline|target|actual"
-_SERIES = re.compile(rf"\b({_LABELS})s?\b", re.IGNORECASE)
-_SERIES_ASK = re.compile(rf"\bwhat\s+{_VALUE_GAP}(?:{_LABELS})s?\b{_HEADS}", re.IGNORECASE)
-
-
-def series_labels(question: str) -> list[str]:
-    """The points of a measure's series a question asks a figure of ("what was the baseline score",
-    "what was the FY 2020 baseline actual, and the FY 2021 target?"), lower-cased; none when it
-    asks no figure."""
-    if answer_kind(question) != "quantity" and not asks_share(question) and not _SERIES_ASK.search(question):
-        return []
-    return list(dict.fromkeys(m.lower() for m in _SERIES.findall(question)))
-
-
-def labels(label: str, sentence: str) -> bool:
-    """True when `sentence` gives a figure (`states_figure`) and writes the series `label` ("Actual
-    Baseline 2019-10-01 2020-09-30 1,293,673"), or is a row of a table whose header it does not
-    carry (`headless_row`): a figure of that point of the series, or a row that may hold it."""
-    if not states_figure(sentence):
-        return False
-    return re.search(rf"\b{label}s?\b", sentence, re.IGNORECASE) is not None or headless_row(sentence)
-
-
-MIN_ROW_FIGURES = 3
-
-
-def headless_row(text: str) -> bool:
-    """True when `text` reads as a table's row cut from its header: `MIN_ROW_FIGURES` figures or more
-    (an item's number and years aside) and no series label at all ("4.04D Number of Folders on eOPF
-    created 1,285,137 1,440,000 1,620,000 2,003,377 2,221,648 1,800,000 Met").
-
-    General case: a report's table writes its labels once, in the header row ("FY 2014 Results … FY
-    2014 Target"); a passage that starts below the header holds the figures without them, so
-    whether it gives the target asked cannot be read from it. A sentence that gives one figure
-    ("By 2026, 50% of States have plans") or writes another label is no such row."""
-    plain = _DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", text)))
-    return len(NUMBER.findall(plain)) >= MIN_ROW_FIGURES and _SERIES.search(text) is None
 
 
 def asks_name(question: str) -> bool:
@@ -451,9 +374,9 @@ def holds(sentence: str, kind: AnswerKind | None, common: frozenset[str] = froze
         pairs = [(a, b) for a, b in pairs if not {a.lower(), b.lower()} & common]
         return bool(_PERSON.search(sentence)) or any(not {a.lower(), b.lower()} & _NOT_NAMES for a, b in pairs)
     if kind == "date":
-        return bool(_DATE.search(sentence))
+        return bool(DATE.search(sentence))
     if kind == "reason":
         return bool(_REASON.search(sentence))
     # A figure, not a year, a day of the month ("in 2008", "on March 3") or an item's number (`ITEM`).
-    plain = _DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", sentence)))
+    plain = DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", sentence)))
     return bool(NUMBER.search(plain)) or bool(_QUANTITY_WORD.search(sentence))

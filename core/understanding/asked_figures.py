@@ -1,0 +1,99 @@
+"""Figures asked beyond a quantity: a percentage, an amount, a point of a measure's series.
+
+"What percentage voted leave?" asks a number ("a majority" is none), "how much debt …?" a figure or
+a degree, "what was the baseline?" a figure the report labels so. Each pair reads what a question
+asks (`asks_…`, `series_labels`) and whether a sentence gives it (`states_…`, `labels`); the support
+gate (`core.orchestrator.measures`) reads them in sentences said of what is asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.understanding.answers import (
+    DATE,
+    HEADS,
+    ITEM,
+    NUMBER,
+    VALUE_GAP,
+    YEAR_ONLY,
+    answer_kind,
+    asks_share,
+    states_figure,
+    states_share,
+)
+
+_PERCENT_ASK = re.compile(r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent\b|%)", re.I)
+_MAJORITY = re.compile(r"\bmajority\b", re.I)
+
+
+def asks_percent(question: str) -> bool:
+    """True when a share is asked as a number ("what percentage voted leave?", "what % of spend"):
+    "a majority" is a share ("what share of members …"), not a percentage."""
+    return _PERCENT_ASK.search(question) is not None
+
+
+def states_percent(text: str) -> bool:
+    """True when `text` states a share (`states_share`) other than "a majority"."""
+    return states_share(_MAJORITY.sub(" ", text))
+
+
+# "How much debt …", "how much would it save?", "by how much did it rise?"; a part asked with "how much
+# of" may be "most".
+_AMOUNT_ASK = re.compile(r"\bhow\s+much\b(?!\s+of\b)", re.I)
+# English quantifiers of degree, not adjectives that describe ("a limited effect" says of what kind).
+_DEGREE = re.compile(r"\b(?:little|much|more|most|less|least|considerable|substantial)\b", re.I)
+
+
+def asks_amount(question: str) -> bool:
+    """True when a question asks how much of something there is or was ("how much debt was it seeking
+    to restructure?", "how much weight did respondents give it?"): a figure or a degree."""
+    return _AMOUNT_ASK.search(question) is not None
+
+
+def states_amount(text: str) -> bool:
+    """True when `text` states a figure (`states_figure`) or a degree ("little weight", "a
+    considerable amount"): the answer to "how much …?" written either way."""
+    return states_figure(text) or _DEGREE.search(text) is not None
+
+
+# The points of a measure's series a report gives: where it started, what it aims at, what it reached;
+# "what was the FY 2020 baseline" asks a figure of one by its label alone, when the label heads what
+# is asked ("what was his actual objection" asks for an objection).
+_LABELS = r"baseline|target|actual"
+_SERIES = re.compile(rf"\b({_LABELS})s?\b", re.IGNORECASE)
+_SERIES_ASK = re.compile(rf"\bwhat\s+{VALUE_GAP}(?:{_LABELS})s?\b{HEADS}", re.IGNORECASE)
+
+
+def series_labels(question: str) -> list[str]:
+    """The points of a measure's series a question asks a figure of ("what was the baseline score",
+    "what was the FY 2020 baseline actual, and the FY 2021 target?"), lower-cased; none when it
+    asks no figure."""
+    if answer_kind(question) != "quantity" and not asks_share(question) and not _SERIES_ASK.search(question):
+        return []
+    return list(dict.fromkeys(m.lower() for m in _SERIES.findall(question)))
+
+
+def labels(label: str, sentence: str) -> bool:
+    """True when `sentence` gives a figure (`states_figure`) and writes the series `label` ("Actual
+    Baseline 2019-10-01 2020-09-30 1,293,673"), or is a row of a table whose header it does not
+    carry (`headless_row`): a figure of that point of the series, or a row that may hold it."""
+    if not states_figure(sentence):
+        return False
+    return re.search(rf"\b{label}s?\b", sentence, re.IGNORECASE) is not None or headless_row(sentence)
+
+
+MIN_ROW_FIGURES = 3
+
+
+def headless_row(text: str) -> bool:
+    """True when `text` reads as a table's row cut from its header: `MIN_ROW_FIGURES` figures or more
+    (an item's number and years aside) and no series label at all ("4.04D Number of Folders on eOPF
+    created 1,285,137 1,440,000 1,620,000 2,003,377 2,221,648 1,800,000 Met").
+
+    General case: a report's table writes its labels once, in the header row ("FY 2014 Results … FY
+    2014 Target"); a passage that starts below the header holds the figures without them, so
+    whether it gives the target asked cannot be read from it. A sentence that gives one figure
+    ("By 2026, 50% of States have plans") or writes another label is no such row."""
+    plain = DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", text)))
+    return len(NUMBER.findall(plain)) >= MIN_ROW_FIGURES and _SERIES.search(text) is None
