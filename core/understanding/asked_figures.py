@@ -41,8 +41,13 @@ def states_percent(text: str) -> bool:
 # "How much debt …", "how much would it save?", "by how much did it rise?"; a part asked with "how much
 # of" may be "most".
 _AMOUNT_ASK = re.compile(r"\bhow\s+much\b(?!\s+of\b)", re.I)
-# English quantifiers of degree, not adjectives that describe ("a limited effect" says of what kind).
-_DEGREE = re.compile(r"\b(?:little|much|more|most|less|least|considerable|substantial)\b", re.I)
+# English quantifiers of degree, not adjectives that describe ("a limited effect" says of what kind),
+# and an amount set by what it takes ("in the amounts needed", "as needed").
+_DEGREE = re.compile(
+    r"\b(?:little|much|more|most|less|least|considerable|substantial)\b"
+    r"|\b(?:amounts?|as)\s+(?:needed|necessary|required)\b",
+    re.I,
+)
 
 
 def asks_amount(question: str) -> bool:
@@ -52,8 +57,9 @@ def asks_amount(question: str) -> bool:
 
 
 def states_amount(text: str) -> bool:
-    """True when `text` states a figure (`states_figure`) or a degree ("little weight", "a
-    considerable amount"): the answer to "how much …?" written either way."""
+    """True when `text` states a figure (`states_figure`), a degree ("little weight", "a considerable
+    amount") or an amount set by what it takes ("purchases in the amounts needed"): the answer to
+    "how much …?" written any of these ways."""
     return states_figure(text) or _DEGREE.search(text) is not None
 
 

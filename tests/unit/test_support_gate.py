@@ -347,6 +347,8 @@ def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
     # an adjective that describes is no degree: "a limited effect" says of what kind, not how much
     assert _asked(question, "The port was seeking to restructure, with a limited effect on its debt.") is not None
     assert _asked("How much of the fall came from cargo?", "Most of the fall came from cargo.") is None
+    dredge = "Per the March statement, how much silt would the harbour board dredge?"
+    assert _asked(dredge, "The board will dredge silt in the amounts needed to keep berths open.") is None
     # what the amount is of may be a name
     fund = "how much did the Dredging Act originally put into the Harbour Relief Fund?"
     assert _asked(fund, "This bill provided approximately $14 billion for the Harbour Relief Fund.") is None
