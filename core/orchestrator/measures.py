@@ -48,8 +48,8 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     of X in the answer for "how many X" (`gives_count`), no share in the answer for "what share
     of X" (`states_share`), no date for "on what date" (`dates_it`), no amount of money for "how much
     did X cost" (`prices_it`), no figure for "to what level was X cut" (`values_it`), no figure or
-    degree for "how much X" (`amounts_it`), no new name for "which bank was it" or "who"
-    (`names_one`), no baseline figure for "what was the baseline" (`labels_it`). Rows a structured
+    degree for "how much X" (`amounts_it`), no new name for "which bank was it" or a "who" after a
+    premise (`names_one`), no baseline figure for "what was the baseline" (`labels_it`). Rows a structured
     query counted or filtered are that measure (not checked)."""
     if state.plan is None or (state.route is not None and state.route.route == "structured"):
         return None
@@ -296,9 +296,9 @@ def _said_of(
     it ties a sentence to the sentence that asks, but any name of that kind carries it too ("the
     Bank of Korea"), so it is not counted among the words that say what is asked. `by_name`: each
     of the question's names that is not `free` is one more such word, written whole (`_name_runs`):
-    a person is asked by the role the documents write beside the name ("Who is listed as Acting
-    Secretary?" is answered by "Kevin K. McAleenan: Acting Secretary"), and "Washington Mutual" is
-    not "money market mutual funds"."""
+    a person is asked by the role the documents write beside the name ("The plan lists an Acting
+    Secretary. Who is it?" is answered by "Kevin K. McAleenan: Acting Secretary"), and "Washington
+    Mutual" is not "money market mutual funds"."""
     ignored = free | _named(question)
     terms = [t for t in content_terms(question) if t not in ignored]
     counted = [t for t in terms if t not in kind]
