@@ -117,6 +117,7 @@ def _bare_month(text: str, last: list[PeriodMention]) -> str | None:
 
 # "That steepening", "those engagements", "these cuts": a demonstrative before a noun.
 _DEMONSTRATIVE = re.compile(r"\b(?:that|those|these|this)\s+([a-z][\w-]+)", re.IGNORECASE)
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
 def _demonstrative(text: str, said: str) -> bool:
@@ -124,7 +125,7 @@ def _demonstrative(text: str, said: str) -> bool:
     its reply (`said`) wrote, in any form: "those engagements" after "how many times did users engage
     …?", "that steepening" after a reply on how the yield curve steepened (general case: English
     points back at what was just said with a demonstrative and the noun)."""
-    written = {stem(w) for w in words(said)} - {stem(w) for w in STOPWORDS}
+    written = {stem(w) for w in words(said)} - _STOP_STEMS
     return any(stem(m[1]) in written for m in _DEMONSTRATIVE.finditer(text) if m[1].lower() not in STOPWORDS)
 
 

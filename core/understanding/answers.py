@@ -107,7 +107,7 @@ _QUANTITY_WORD = re.compile(
     rf"\b(?:{RATE_UNITS}|{SCALE})\b|[%$€£¥]",
     re.I,
 )
-DATE = re.compile(
+_DATE = re.compile(
     rf"\b(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+(?:{MONTH})\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
     rf"|\b(?:{MONTH})\.?\s+{YEAR}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.I,
@@ -374,9 +374,13 @@ def holds(sentence: str, kind: AnswerKind | None, common: frozenset[str] = froze
         pairs = [(a, b) for a, b in pairs if not {a.lower(), b.lower()} & common]
         return bool(_PERSON.search(sentence)) or any(not {a.lower(), b.lower()} & _NOT_NAMES for a, b in pairs)
     if kind == "date":
-        return bool(DATE.search(sentence))
+        return bool(_DATE.search(sentence))
     if kind == "reason":
         return bool(_REASON.search(sentence))
-    # A figure, not a year, a day of the month ("in 2008", "on March 3") or an item's number (`ITEM`).
-    plain = DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", sentence)))
-    return bool(NUMBER.search(plain)) or bool(_QUANTITY_WORD.search(sentence))
+    return bool(NUMBER.search(figures_only(sentence))) or bool(_QUANTITY_WORD.search(sentence))
+
+
+def figures_only(text: str) -> str:
+    """`text` with what holds digits but measures nothing blanked: years, days of the month ("in
+    2008", "on March 3") and items' numbers (`ITEM`); the `NUMBER`s left are figures."""
+    return _DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", text)))

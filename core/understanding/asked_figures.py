@@ -11,14 +11,12 @@ from __future__ import annotations
 import re
 
 from core.understanding.answers import (
-    DATE,
     HEADS,
-    ITEM,
     NUMBER,
     VALUE_GAP,
-    YEAR_ONLY,
     answer_kind,
     asks_share,
+    figures_only,
     states_figure,
     states_share,
 )
@@ -101,5 +99,4 @@ def headless_row(text: str) -> bool:
     2014 Target"); a passage that starts below the header holds the figures without them, so
     whether it gives the target asked cannot be read from it. A sentence that gives one figure
     ("By 2026, 50% of States have plans") or writes another label is no such row."""
-    plain = DATE.sub(" ", YEAR_ONLY.sub(" ", ITEM.sub(" ", text)))
-    return len(NUMBER.findall(plain)) >= MIN_ROW_FIGURES and _SERIES.search(text) is None
+    return len(NUMBER.findall(figures_only(text))) >= MIN_ROW_FIGURES and _SERIES.search(text) is None
