@@ -1,0 +1,359 @@
+"""The support gate's measures: an answer gives the count, share, date, amount, figure, name or
+series point its question asks for, in a sentence about what is asked (`core.orchestrator.measures`)."""
+
+from __future__ import annotations
+
+from core.contracts import ExecutionPlan, RouteDecision, RouteName
+from core.orchestrator.measures import unfilled_item
+from core.orchestrator.state import GraphState
+from core.orchestrator.steering import Steering
+from tests.answer_writer import TURN, WRITER
+
+
+def _asked(
+    question: str, cited: str, *, route: RouteName = "hybrid", answer: str | None = None, mentions: tuple[str, ...] = ()
+) -> str | None:
+    plan = ExecutionPlan(original_query=question, revised_query=question)
+    state = GraphState(
+        turn=TURN,
+        plan=plan,
+        route=RouteDecision(route=route, reason="test", intent="numeric_lookup"),
+        steering=Steering(mentions=list(mentions)),
+    )
+    return WRITER._gate(0.9, 0.9, [], state, (cited if answer is None else answer, cited), {"c1"})
+
+
+def test_a_how_many_question_needs_a_count_of_what_it_counts() -> None:
+    question = "How many inspectors does the harbour authority employ?"
+    about = "The harbour authority trains its inspectors every spring. It opened 3 new offices in 2024."
+    reason = _asked(question, about)
+    assert reason is not None and "count of inspectors" in reason
+    assert _asked(question, "The harbour authority employs forty-two inspectors.") is None
+    assert _asked("What do the inspectors check?", about) is None  # not a count question
+    assert _asked("How many inspector receipts are there?", "Number of matching rows: 7", route="structured") is None
+
+
+def test_the_count_is_read_in_the_answer_not_anywhere_in_its_passages() -> None:
+    question = "The minutes talk about the shutdown - how many federal workers were furloughed?"
+    cited = "The government shutdown weighed on spending. During the shutdown, 14 agencies closed their offices."
+    answer = "The government shutdown weighed on spending."
+    # Before: the passage's other sentence, a figure beside "shutdown", was the count.
+    reason = _asked(question, cited, answer=answer)
+    assert reason is not None and "count of federal workers" in reason
+    assert (
+        _asked(
+            question,
+            cited + " About 800,000 federal workers were furloughed.",
+            answer=answer + " About 800,000 federal workers were furloughed.",
+        )
+        is None
+    )
+
+
+def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> None:
+    # "subjects" for "patients": the sentence writes what the question asks, "enroll", with a count
+    enrolled = "The study will enroll a total of 420 subjects at 60 sites."
+    assert _asked("How many patients will the Zentavir trial enroll?", enrolled) is None
+    # the question's names are no such word: every passage of the document carries them
+    about = "Every day, the operators and employees of DHS perform difficult work. DHS combined 22 agencies."
+    assert _asked("How many employees does DHS have?", about) is not None
+    assert _asked("How many employees does DHS have, according to its plan?", about) is not None
+
+
+def test_a_possessive_name_is_no_word_that_counts_something_else() -> None:
+    # "DHS's" is the name "DHS": a count of events that mentions DHS says nothing of its fellows
+    events = "In 2017, DHS held two training events, one in Denver with 275 attendees."
+    assert _asked("How many fellows went through DHS's leadership program?", events) is not None
+    assert _asked("How many fellows went through DHS's leadership program?", "DHS trained 40 fellows.") is None
+
+
+def test_a_name_written_in_lower_case_is_no_word_that_counts_something_else() -> None:
+    question = "opm fy17 apr - how many attendees downloaded the summit app?"
+    accounts = "OPM's hashtag reached more than 140,000 Twitter accounts."
+    reason = _asked(question, accounts, mentions=("opm",))  # the reading resolved "opm" to a name
+    assert reason is not None and "count of attendees" in reason
+    assert _asked(question, "OPM counted 2,100 attendees who downloaded it.", mentions=("opm",)) is None
+
+
+def test_money_and_time_are_counted_only_in_their_units() -> None:
+    question = "How many dollars of relief funding did the port get?"
+    staff = "The port is using relief funding to support 163 full-time staff."
+    reason = _asked(question, staff)
+    assert reason is not None and "count of dollars" in reason
+    assert _asked(question, "The port got $12.5 million in relief funding.") is None
+    notice = "How many days' notice does the trading policy require?"  # a plural's possessive
+    reason = _asked(notice, "The trading policy covers 12 officials.")
+    assert reason is not None and "count of days" in reason
+    assert _asked(notice, "The trading policy requires 45 days of notice.") is None
+
+
+def test_a_percent_counts_nothing() -> None:
+    question = "How many jobs were lost to the storm?"
+    reason = _asked(question, "The storm depressed payrolls, and unemployment rose to 4.2 percent.")
+    assert reason is not None and "count of jobs" in reason
+    assert _asked(question, "The storm cost 33,000 jobs in September.") is None
+
+
+def test_a_duration_a_year_or_a_clock_time_counts_nothing() -> None:
+    question = "How many workers were on strike at the harbour?"
+    for about in (
+        "Cargo volumes fell over the three months of the strike at the harbour.",  # a duration
+        "In 2024, the strike at the harbour ended.",  # a year, however punctuated
+        "On March 25, the strike at the harbour ended.",  # a day of the month
+        "The strike at the harbour was discussed until 1:35 p.m.",  # a clock time
+    ):
+        reason = _asked(question, about)
+        assert reason is not None and "count of workers" in reason, about
+    assert _asked(question, "About 2,300 dockers joined the strike at the harbour.") is None
+
+
+def test_a_run_is_counted_by_its_place_in_order() -> None:
+    question = "For how many consecutive years has harbour traffic grown?"
+    assert _asked(question, "2024 marked the 12th consecutive year of growth in harbour traffic.") is None
+    reason = _asked(question, "2024 marked the 12th year of the harbour traffic survey.")
+    assert reason is not None and "count of consecutive" in reason
+
+
+def test_a_how_much_did_it_cost_question_needs_an_amount_of_money() -> None:
+    question = "How much did the harbour authority's move to the new terminal cost?"
+    reason = _asked(question, "The harbour authority completed its move to the new terminal in 2024, on time.")
+    assert reason is not None and "amount of money" in reason
+    counted = "Through the new terminal the authority processed 180 permits, 96.1 percent of them on time."
+    assert _asked(question, counted) is not None  # a count and a percentage are no cost
+    assert _asked(question, "The move to the new terminal cost $4.2 million.") is None
+    assert _asked("What budget does the plan give the harbour office?", "The plan describes the harbour office.")
+    assert _asked("By how much did spending on the terminal fall?", "Spending on the terminal fell 12 percent.") is None
+    assert _asked("Which price index does the harbour authority use?", "The authority uses the PCE index.") is None
+
+
+def test_a_to_what_level_question_needs_a_figure_said_of_what_it_asks() -> None:
+    question = "The port authority cut its berthing fee in late August. To what level did it cut it?"
+    reason = _asked(question, "A cut by the port authority in its berthing fee in late August eased costs.")
+    assert reason is not None and "no figure" in reason
+    # a figure said of something else is not the level asked
+    beside = "The fee cut in late August eased costs. Cargo volumes rose 4 percent."
+    assert _asked(question, beside) is not None
+    assert _asked(question, "In late August the port authority cut its berthing fee to $310 per call.") is None
+    assert _asked("What rate did the port set for berthing?", "The port set a berthing rate of 2.5 percent.") is None
+    # "which rate" asks which one, and a pace is a manner: both are answered in words
+    assert (
+        _asked("Which alternative berthing rate did staff discuss?", "Staff discussed the overnight berthing rate.")
+        is None
+    )
+    assert _asked("At what pace did berthing fees rise?", "Berthing fees rose at a moderate pace.") is None
+
+
+def test_a_how_large_question_needs_a_figure_said_of_what_it_asks() -> None:
+    question = "The harbour fund was rescued in May. How large was the rescue package?"
+    reason = _asked(question, "A rescue package for the harbour fund was agreed in May.")
+    assert reason is not None and "no figure" in reason
+    assert _asked(question, "The rescue package for the harbour fund came to $57 billion.") is None
+    assert _asked(question, "The rescue package grew by two-thirds.") is None  # a figure in words
+    quake = "What magnitude was the harbour earthquake?"
+    assert _asked(quake, "The harbour earthquake added to uncertainty.") is not None
+    assert _asked("How far had cargo output fallen?", "Cargo output had fallen 30 percent.") is None
+    # a question that asks in a sentence naming nothing points back, and so may its answer
+    each = "The port also enlarged its credit lines with two shippers. How big did each get?"
+    assert _asked(each, "These arrangements now provide up to $30 billion and $6 billion.") is None
+    assert _asked(each, "These arrangements were extended through September.") is not None
+    # the verb and article before the noun's own words are not counted among them
+    claims = "The storm boosted berth claims in early November. What was the peak weekly claims figure?"
+    words = "Berth claims were boosted in early November but soon returned to about the same level."
+    assert _asked(claims, words) is not None
+    assert _asked(claims, "Weekly berth claims peaked at 4,390 in early November.") is None
+    assert _asked("What was the impact of the levy on berth claims?", words) is None  # an impact
+    # a clock time or a name's number is no figure of the package
+    for beside in ("The rescue package was discussed at 9:00 a.m.", "The COVID-19 rescue package was agreed."):
+        assert _asked(question, beside) is not None, beside
+
+
+def test_a_named_measure_s_value_is_asked_whatever_its_name_s_length() -> None:
+    """ "What baseline Career Satisfaction Index score": a proper name of several words is one word
+    before the noun asked; a measure listed with no figure gives none."""
+    question = "What baseline Harbour Pilot Satisfaction Index score does the plan report for goal 4.1.2?"
+    listing = (
+        "Performance Goal 4.1.2 Harbour Pilot Satisfaction Index Description Type Status By September 30, "
+        "2026, the port will improve pilot satisfaction. Performance Goal 4.1.1 Berth score 4.5"
+    )
+    assert unfilled_item(question, [listing]) == "4.1.2"
+    share = "harbour measure 3.3.3 - what % of pilots were trained in the baseline year?"
+    reason = _asked(share, "Increase the percentage of pilots trained in night berthing.")
+    assert reason is not None and "percentage or share" in reason
+    assert _asked(share, "In the baseline year, 41 percent of pilots were trained.") is None
+
+
+def test_a_number_of_things_is_not_the_figure_of_its_scope_or_a_rate() -> None:
+    question = "How many users did the harbour berth dashboard alone have?"
+    scope = "The number of users of four harbour dashboards (berths, cargo, pilots, tugs) increased each quarter."
+    rate = "The average number of users increased by 140 percent from Q1 to Q4."
+    for about in (scope, rate):
+        reason = _asked(question, about)
+        assert reason is not None and "count of users" in reason, about
+    assert _asked(question, "The number of users of the berth dashboard rose to 1,209.") is None
+
+
+def test_a_figure_is_said_of_what_is_asked_by_more_than_one_word_of_a_long_question() -> None:
+    question = (
+        "april minutes say the harbour board of the northern port raised its pilotage levy during the"
+        " intermeeting period - to what level?"
+    )
+    other = "The Committee kept the levy on pilot boats at 2 percent."  # one word of nine
+    reason = _asked(question, f"The northern harbour board raised its pilotage levy. [1] {other} [2]")
+    assert reason is not None and "no figure" in reason
+    assert _asked(question, "The northern harbour board raised its pilotage levy to 3.5 percent.") is None
+    # after a statement, the sentence that asks says what the figure is of
+    premise = "The april minutes say harbour berthing hit a record high in the storm. What was that tug rate?"
+    assert _asked(premise, "Harbour berthing hit a record high in the storm, and cargo fell 2 percent.") is not None
+    assert _asked(premise, "In the storm the tug rate for berthing reached 4 percent.") is None
+    # every sentence with a question mark asks
+    two = "What share of berth inspections did the port finish within the 60-day window? Target was 90%, right?"
+    finished = "The port finished 70.1 percent of berth inspections within 60 days. [1] The target was 90 percent. [2]"
+    assert _asked(two, finished) is None
+
+
+def test_a_baseline_asked_is_not_answered_by_a_target() -> None:
+    question = "What baseline score for berth safety did the harbour plan measure?"
+    target = (
+        "The harbour will improve berth safety from a baseline measure."
+        " By FY 2026, it will raise the berth safety score by 50 percent."
+    )
+    reason = _asked(question, target)
+    assert reason is not None and "baseline" in reason
+    assert _asked(question, "The berth safety score had a baseline of 61 percent in FY 2021.") is None
+    assert _asked("What was the FY 2020 baseline for berth safety?", target) is not None  # the label asked
+    assert _asked("What was the pilots' actual objection to berth safety?", target) is None  # an objection
+    share = "What share of berths had safety plans at the baseline for harbour measure 4.2.5?"
+    assert _asked(share, "By 2026, 50% of berths have developed safety plans.") is not None
+    # a table's row cut from its header may hold the figure asked; a sentence of one figure does not
+    row = "4.04D Berth safety score 61.0 62.5 63.1 64.0 Met Improving 4.04E Pilot score 80 81 82 83 Met"
+    assert _asked("What actual berth safety score did 4.04D record in FY 2014?", row) is None
+    # a target is written as what will be, often without the word: it is not judged by its label
+    goal = "The harbour's goal will be that 75 percent of pilots rate berth safety as effective."
+    assert _asked("What effectiveness rating target did the harbour set for berth safety?", goal) is None
+    assert _asked(question, "By FY 2026, berth safety scores will be 50 percent higher.") is not None
+    # a figure asked with no series label, or no figure asked, is not judged so
+    assert _asked("What berth safety score did the plan set?", target) is None
+    assert _asked("Which office sets the baseline for berth safety?", target) is None
+
+
+def test_a_which_bank_question_needs_a_name_the_question_does_not_write() -> None:
+    question = "june minutes say harbour stocks fell on a trading loss at a major US bank - which bank was it?"
+    reason = _asked(question, "Disclosure of a large trading loss at a major U.S. bank also weighed on harbour stocks.")
+    assert reason is not None and "names nothing" in reason
+    assert _asked(question, "Harbour stocks fell in June after a trading loss at Northwind Bank.") is None
+    union = "The port dispute was settled in March. Which union was party to it?"
+    assert _asked(union, "The port dispute was settled in March, and cargo volumes recovered.") is not None
+    assert _asked(union, "The dispute between the port and the Harbour Workers Union was settled.") is None
+    # a word the question writes in lower case is a name where the answer capitalises it
+    named = "What's the name of the harbour-led initiative on the harbour workplace of the future?"
+    assert _asked(named, "Ports develop solutions through the Workplace 2030 initiative.") is None
+    # a kind of thing asked for in lower case ("which sectors") is answered in words
+    assert _asked("Which sectors were weak in March?", "Spending on housing and manufacturing was weak.") is None
+
+
+def test_the_name_asked_is_said_of_what_is_asked() -> None:
+    """A name the question does not write, in a sentence about something else, is not the name asked."""
+    question = "The minutes mention the closing of Harbour Mutual. Which bank acquired its berthing operations?"
+    beside = "The troubles of Northwind Corporation, along with the closing of Harbour Mutual, worried markets."
+    reason = _asked(question, beside)
+    assert reason is not None and "names nothing" in reason
+    # the kind's noun ("bank") in another name is not what is asked
+    assert _asked(question, "Swap lines with the Bank of Contoso were approved.") is not None
+    assert _asked(question, "Contoso Trust acquired the berthing operations of Harbour Mutual.") is None
+    # "who" asks for a person or a body by name, said of what is asked
+    who = "The harbour pilot chief was defeated in the primary election. Who defeated him?"
+    assert _asked(who, "The harbour pilot chief was defeated in the primary election, and berth fees fell.") is not None
+    assert _asked(who, "Ms. Alvarez defeated the harbour pilot chief in the primary election.") is None
+    # "else" asks for more of the kind: no answer repeats it
+    subcommittee = "The May minutes name a harbour subcommittee. Who else was on it?"
+    assert _asked(subcommittee, "The subcommittee was chaired by Governor Kohn with President Stern.") is None
+    # "who" in one sentence asks in its own words, and "what did members say" asks for no name
+    lacker = "Mr. Lacker dissented because he preferred an increase in the harbour rate."
+    assert _asked("Aug 2006 the harbour board paused - who wanted to keep hiking?", lacker) is None
+    said = "Members said rising harbour rates had had surprisingly little effect on cargo."
+    assert _asked("what did members say rising harbour rates had done to cargo?", said) is None
+    # an acronym of the question's own words is no name it did not write
+    vendors = "Which vendors hold the harbour's berth purchase agreement for cranes?"
+    assert _asked(vendors, "Ports buy cranes from vendors through a berth purchase agreement (BPA).") is not None
+    assert _asked(vendors, "Contoso Cranes holds the berth purchase agreement for cranes.") is None
+
+
+def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
+    question = "The port's dredging fund ran out in July. How much debt was the port seeking to restructure?"
+    reason = _asked(question, "The port's dredging fund ran out in July, as markets had expected.")
+    assert reason is not None and "no amount" in reason
+    assert _asked(question, "The port was seeking to restructure $18 billion of debt.") is None
+    # an amount may be a degree, and a part asked with "how much of" is not judged so
+    weight = "How much weight did berth survey respondents give the dredging story?"
+    assert _asked(weight, "Berth survey respondents gave the dredging story little weight.") is None
+    # an adjective that describes is no degree: "a limited effect" says of what kind, not how much
+    assert _asked(question, "The port was seeking to restructure, with a limited effect on its debt.") is not None
+    assert _asked("How much of the fall came from cargo?", "Most of the fall came from cargo.") is None
+    dredge = "Per the March statement, how much silt would the harbour board dredge?"
+    assert _asked(dredge, "The board will dredge silt in the amounts needed to keep berths open.") is None
+    # what the amount is of may be a name
+    fund = "how much did the Dredging Act originally put into the Harbour Relief Fund?"
+    assert _asked(fund, "This bill provided approximately $14 billion for the Harbour Relief Fund.") is None
+    assert _asked(fund, "The port paid $3 million in fees.") is not None
+
+
+def test_an_item_s_number_is_no_figure() -> None:
+    """ "Objective 1.3", "Table 4", "KPI 5.4.3": a document's numbered part measures nothing."""
+    question = "How much would the harbour pilot pension proposal save each year?"
+    for listing in (
+        "Strategic Objective 1 .3: In FY 2019 the port submitted a harbour pilot pension proposal.",
+        "KPI 5.4.3 harbour pilot pension proposal: submitted; see page 37.",
+    ):
+        reason = _asked(question, listing)
+        assert reason is not None and "no amount" in reason, listing
+    assert _asked(question, "Objective 1.3: the harbour pilot pension proposal would save $3 million a year.") is None
+
+
+def test_a_percentage_asked_is_a_number_not_a_majority() -> None:
+    question = "The berth vote went to the pilots. What percentage of pilots voted for it?"
+    reason = _asked(question, "A majority of pilots voted for the berth plan.")
+    assert reason is not None and "percentage or share" in reason
+    assert _asked(question, "Of the pilots, 52 percent voted for the berth plan.") is None
+    # "a majority" is a share
+    assert _asked("What share of pilots voted for the berth plan?", "A majority of pilots voted for it.") is None
+
+
+def test_a_what_share_question_needs_a_share_in_the_answer() -> None:
+    question = "What share of harbour inspections found a violation in 2024?"
+    about = "Harbour inspections found violations at 12 berths. Performance Measure 2.2.1 Violations Target Actual"
+    reason = _asked(question, about)
+    assert reason is not None and "percentage or share" in reason
+    for stated in ("Inspections found a violation 18.5% of the time.", "Seven of the 40 inspections found one."):
+        assert _asked(question, stated) is None
+    assert _asked("Roughly what percent were found in violation?", "About one-third were found in violation.") is None
+    # the answer shown is what must state it: a share elsewhere in the cited passage is no answer
+    cited = "Inspections found violations at 12 berths. Staff turnover was 9 percent."
+    assert _asked(question, cited, answer="Inspections found violations at 12 berths.") is not None
+    assert _asked("What was the closing share price?", "The closing share price was $41.20.") is None  # a price
+    # A share said of something else beside the inspections is not the share asked.
+    # Before: any percent in the answer was the share.
+    beside = "Harbour inspections found violations at 12 berths. Staff turnover was 9 percent."
+    assert _asked(question, beside) is not None
+
+
+def test_each_cited_piece_of_an_answer_is_a_statement_of_its_own() -> None:
+    """A table's or a chart's text has no full stop: the citation mark ends what its source says."""
+    question = "What share of harbour inspections found a violation last year?"
+    cited = "Harbour inspections Description Type Percentage Target Actual Increased"
+    answer = f"{cited} [1] 0 3 6 9 Year 9.3% 7.9% 6.6% Premium growth reported by the port [2]"
+    reason = _asked(question, cited, answer=answer)
+    assert reason is not None and "percentage or share" in reason
+    assert _asked(question, cited, answer=f"{cited} 9.3% [1] Premium growth [2]") is None
+
+
+def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
+    listing = (
+        "Measure 4.1.1 Dredged depth Type Metres Target 14 Actual 14.2 "
+        "Measure 4.1.2 Berth turnaround Type Hours Target Actual Unspecified "
+        "Measure 4.1.3 Pilot hours Type Hours Target 40"
+    )
+    assert unfilled_item("What berth turnaround target does measure 4.1.2 set?", [listing]) == "4.1.2"
+    assert unfilled_item("What depth is targeted under measure 4.1.1?", [listing]) is None
+    # the last entry may go on past the passage, and a question asking no figure is not judged
+    assert unfilled_item("How many pilot hours does measure 4.1.3 target?", [listing]) is None
+    assert unfilled_item("Who reports on measure 4.1.2?", [listing]) is None
