@@ -42,20 +42,28 @@ _HOW_MEASURE = re.compile(r"\bhow\s+(much|many|far|big|large|high|low|long|wide|
 # "What was George's reasoning?", "what reason do the minutes give?", "what was his objection?": the
 # noun asks for a reason.
 _REASON_NOUNS = r"reasons?|reasoning|rationale|justification|causes?|explanation|objections?"
-# "What was the main reason", "what was part of the reason", "what caused …", "what was behind …", and a
-# question that ends asking what something is owed to ("… put down to?", "… attributed to?").
+# "What was the main reason", "what was part of the reason", "what caused …", "what was (partly) behind
+# …", and a question that ends asking what something is owed to ("… put down to?", "… attributed to?").
 _WHAT_REASON = re.compile(
     rf"\bwhat\s+(?:[\w'’-]+\s+){{0,4}}?({_REASON_NOUNS})\b"
-    r"|\bwhat\s+(caused|drove|explains?|explained|(?:was|were|is|are|lay)\s+behind)\b"
+    r"|\bwhat\s+(caused|drove|explains?|explained|(?:was|were|is|are|lay)\s+(?:[a-z]+ly\s+)?behind)\b"
     r"|\b(put\s+down|attributed|attributable|ascribed|due|owing|blamed)\s+(?:to|on)\s*\??\s*$"
     r"|\b(attribute|ascribe|owe)\b[^?]*\bto\s*\??\s*$",
     re.I,
 )
 
+# "What did most members agree …": after "what" and a verb, a person named is the subject, not what is asked.
+_AUXILIARY = r"(?:did|does|do|is|are|was|were|has|have|had|will|would|can|could|should|might|may)"
+
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
     (re.compile(rf"\bwhy\b|{_WHAT_REASON.pattern}|\bfor\s+what\s+reason\b", re.I), "reason"),
     (re.compile(rf"\bwhen\b|\b(?:what|which)\s+(?:{_DATE_NOUNS})\b|\bby\s+when\b", re.I), "date"),
-    (re.compile(rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:[\w'’]+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I), "person"),
+    (
+        re.compile(
+            rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:(?!{_AUXILIARY}\b)[\w'’]+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I
+        ),
+        "person",
+    ),
     (
         re.compile(
             _HOW_MEASURE.pattern + rf"|\b(?:what|which)\s+{_MODIFIERS}(?:{_QUANTITY_NOUNS})\b|\bwhat\s+%"
@@ -131,9 +139,11 @@ def measure_words(question: str) -> set[str]:
 
 
 # A clause that sets the scene before the question proper: "When they cut to 1 percent in June 2003,
-# did anyone vote against it?" asks who, not when.
+# did anyone vote against it?" asks who, not when; so after the source's heading that chat sets off
+# with a dash or colon ("jul 1994 fomc minutes - when a meeting ends with no change, what did …").
 _LEADING_CLAUSE = re.compile(
-    r"^\s*(?:when|after|before|once|while|if|since|as|following)\b[^,?]*,\s*"
+    r"^\s*(?:[^,?:]{1,60}?(?::|\s[-\u2013\u2014]+)\s+)?"
+    r"(?:when|after|before|once|while|if|since|as|following)\b[^,?]*,\s*"
     r"(?=(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were|has|have|had|can|could|will|would)\b)",
     re.IGNORECASE,
 )
@@ -203,9 +213,13 @@ HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
 # "How much did it cost", "what did it cost", "what budget does …", "what was the estimated dollar cost
 # of …", "… in dollars": an amount of money; a price after a preposition is not what is asked ("what
 # was being added to base prices for …" asks what was added). "By how much" asks
-# for a change and "how much of" for a part: a percentage answers either.
+# for a change and "how much of" for a part: a percentage answers either; so does "how much did
+# costs go up": a verb of change after the costs asks how far they moved (`_CHANGE`).
+_CHANGE = r"go|goes|went|gone|rise|rises|rose|risen|grow|grows|grew|grown|fall|falls|fell|fallen|climb(?:ed|s)?"
+_CHANGE += r"|increase[sd]?|decrease[sd]?|decline[sd]?|drop(?:ped|s)?|change[sd]?|jump(?:ed|s)?"
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
+    rf"(?![^?,;]*\b(?:{_CHANGE})\b)"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
     rf"|\b(?:what|which)\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b",

@@ -215,6 +215,21 @@ def test_a_leading_clause_that_sets_the_scene_asks_for_nothing() -> None:
     assert answer_kind("When the Committee met in March, when did it schedule the next meeting?") == "date"
     assert answer_kind("When was the bureau established?") == "date"  # no clause: the question itself
     assert answer_kind("When the plan was set, who signed it?") == "person"
+    # after the source's heading chat sets off with a dash or colon
+    assert answer_kind("jul 1994 minutes - when a meeting ends with no change, what did they put out?") is None
+    assert answer_kind("opm fy14 apr: when the conference was cancelled, how many webcasts ran?") == "quantity"
+    assert answer_kind("jul 1994 minutes - when did the meeting end?") == "date"
+
+
+def test_what_was_behind_asks_a_reason_with_an_adverb_between() -> None:
+    assert answer_kind("what was partly behind the softening in consumer spending?") == "reason"
+    assert answer_kind("What was largely behind the rise?") == "reason"
+
+
+def test_a_person_after_what_and_a_verb_is_who_answers_not_what_is_asked() -> None:
+    assert answer_kind("what did most members agree the fed should put out?") is None
+    assert answer_kind("Which members dissented?") == "person"
+    assert answer_kind("what two members voted against?") == "person"
 
 
 def test_a_when_clause_inside_the_question_asks_for_nothing() -> None:

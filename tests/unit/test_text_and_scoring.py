@@ -294,6 +294,11 @@ def test_money_is_asked_the_ways_english_asks_for_it() -> None:
     assert not asks_money("By how much did costs fall?")
     assert not asks_money("what was being added to base prices for higher energy and steel prices?")
     assert asks_money("What was the estimated dollar cost of the storm damage?")
+    # "How much did costs go up" asks how far they moved, as "by how much" does: a percentage answers.
+    assert not asks_money("how much did weighted average drug costs go up over the previous year?")
+    assert not asks_money("How much did health costs rise in 2013?")
+    assert asks_money("how much did the agency pay in fees, and did the fee increase?")
+    assert asks_money("How much did the move cost?")
 
 
 def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
