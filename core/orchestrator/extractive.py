@@ -220,14 +220,23 @@ def naming_first(
     return [naming[0], *(c for c in chosen if c != naming[0])][:MAX_SENTENCES] if naming else chosen
 
 
-# A sentence that opens by pointing back ("This reflected …", "In part, this development …").
-_POINTS_BACK = re.compile(r"^(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such)\b", re.IGNORECASE)
+# A sentence that opens by pointing back: with a demonstrative ("This reflected …", "In part, this
+# development …"), with an opening phrase built on one ("For these reasons, …", "Views differed on
+# this issue, but …") or with a personal pronoun for whom the sentence before named ("He judged …").
+_POINTS_BACK = re.compile(
+    r"^(?:(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such)\b"
+    r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such)\s+[\w-]+(?:\s+[\w-]+)?,"
+    r"|(?:he|she|they)\s)",
+    re.IGNORECASE,
+)
 
 
 def continued(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
     """The chosen sentences, each with the neighbour of its passage that "this" or "these" joins it to:
     the sentence before it when it opens by pointing back, and the next one when that one opens so;
-    while the answer has room (MAX_SENTENCES): none of the chosen makes way.
+    while the answer has room (MAX_SENTENCES), and one even when it has none: none of the chosen
+    makes way, and a sentence that cannot be read without its neighbour ("Views differed on this
+    issue, but most supported …" after the issue) may take the answer one past MAX_SENTENCES.
 
     General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
     could be attributed to …": what a sentence reports is often explained, qualified or dated by the
@@ -237,7 +246,7 @@ def continued(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[C
     sentence before it does.
     """
     out: list[Candidate] = []
-    room = MAX_SENTENCES - len(chosen)
+    room = max(MAX_SENTENCES - len(chosen), 1)
 
     def free(neighbour: Candidate, candidate: Candidate) -> bool:
         """A sentence of the candidate's own passage, not already in the answer."""

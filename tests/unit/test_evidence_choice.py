@@ -78,6 +78,28 @@ def test_the_row_of_the_item_a_question_quotes_leads_the_answer() -> None:
     assert naming_first(ranked, [other], []) == [other]
 
 
+def test_an_opening_phrase_or_pronoun_that_points_back_joins_the_sentence_before() -> None:
+    """ "For these reasons, …", "Views differed on this issue, but …" and "He judged …" say what they
+    are about only through the sentence before them."""
+    minutes = _passage(
+        3,
+        "Offering term RRPs could marginally increase the Federal Reserve's interest costs. For these "
+        "reasons, participants preferred not to offer term RRPs over quarter-end. Mr. Hoenig dissented "
+        "because he preferred to leave the rate unchanged. He judged that policy was already quite "
+        "stimulative. Members discussed announcing the outcome of a meeting with no policy change. Views "
+        "differed on this issue, but most supported a brief and informal indication. Prior to the "
+        "conclusion of this meeting, the members discussed the staff forecast.",
+        0.6,
+    )
+    found = candidates([minutes], "Did they offer term RRPs over quarter-end, and why?")
+    costs, reasons, dissent, judged, discussed, differed, prior = found
+    assert continued([reasons], found) == [costs, reasons]
+    assert continued([dissent], found) == [dissent, judged]
+    assert continued([discussed], found) == [discussed, differed]
+    # "this meeting" after five words of its own is the meeting itself, not the sentence before.
+    assert continued([prior], found) == [prior]
+
+
 def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None:
     minutes = _passage(
         6,
@@ -97,7 +119,9 @@ def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None
     assert continued([because], found) == [premise, because]
     assert continued([because, premise], found) == [because, premise]
     assert continued([elsewhere], found) == [elsewhere]
-    # Only while the answer has room: no chosen sentence makes way for it.
+    # While the answer has room, and one past a full answer: no chosen sentence makes way for it.
     filler = [(9, f"Filler sentence number {n} here.") for n in range(MAX_SENTENCES - 1)]
-    assert continued([premise, *filler], [*found, *filler]) == [premise, *filler]
+    assert continued([premise, *filler], [*found, *filler]) == [premise, because, *filler]
     assert continued([premise, *filler[:-1]], [*found, *filler]) == [premise, because, *filler[:-1]]
+    assert continued([because, *filler], [*found, *filler]) == [premise, because, *filler]
+    assert continued([premise, because, *filler], [*found, *filler]) == [premise, because, *filler]
