@@ -22,7 +22,7 @@ from core.orchestrator.routes import RoundResult, RouteTools
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import TOP_PASSAGES, asked_signals, content_terms, name_forms, passages_support
 from core.orchestrator.tables import annotation_table
-from core.ports import Clock, Embedder, Reranker, ResultSetStore, SearchBackend
+from core.ports import Clock, Embedder, Embeddings, Reranker, ResultSetStore, SearchBackend
 from core.understanding import answer_kind, question_parts
 
 RECENCY_BOOST = 0.3
@@ -201,9 +201,9 @@ class Executor:
             found = await self._tools.long_text(query, vector, filters, limit, round_id, boost)
             found = await self._measured(found, query) if state.hyde else found
             # After the role facts, which stand for their passages (`people.as_evidence`).
-            return await self._tools.with_words(await self._with_people(state, filters, found), query, vector, filters)
+            return await self._with_words(state, await self._with_people(state, filters, found), vector, filters)
         text = await self._tools.text(route, query, vector, filters, limit, round_id, boost)
-        text = await self._tools.with_words(await self._with_people(state, filters, text), query, vector, filters)
+        text = await self._with_words(state, await self._with_people(state, filters, text), vector, filters)
         if state.hyde:
             text = await self._measured(text, query)
         named = state.structured is not None and (state.structured.named_fields or state.structured.query.numeric)
@@ -220,6 +220,31 @@ class Executor:
                 text.report.tool = "annotations_search + search_hybrid"
                 text.report.matches += rows.total
         return text
+
+    async def _with_words(
+        self, state: GraphState, result: RoundResult, vector: Embeddings, filters: SearchFilters
+    ) -> RoundResult:
+        """`RouteTools.with_words` for the query, then for each part of a message that asks several
+        things (`understanding.question_parts`).
+
+        General case: inside one document (a meeting's minutes), "what was the May unemployment
+        rate, and how did the staff describe consumer sentiment?" is answered by two passages; the
+        whole question's best passages by meaning and words can all serve one part, and only the
+        other part's own words ("unemployment rate", "May") find its passage."""
+        assert state.plan is not None
+        result = await self._tools.with_words(result, state.plan.revised_query, vector, filters)
+        parts = question_parts(state.plan.original_query)
+        if len(parts) < 2:
+            return result
+        scope = result.report.filters if result.report.filters.doc_ids else filters
+        if filters.date_start or filters.date_end:
+            # A date window's documents are the ones it found: an occasion's, when there are few.
+            scope = filters.model_copy(update={"doc_ids": list(dict.fromkeys(e.doc_id for e in result.evidence))})
+        if not scope.doc_ids or len(scope.doc_ids) > OCCASION_DOCUMENTS:
+            return result
+        for part in parts:
+            result = await self._tools.words_in(result, part, vector, scope)
+        return result
 
     async def _with_people(self, state: GraphState, filters: SearchFilters, result: RoundResult) -> RoundResult:
         """For a question asking for a person, the "Name: Role" facts of the role it asks for join the

@@ -156,9 +156,15 @@ class RouteTools:
         its subject, so meaning separates them less than the question's own words: "field offices"
         is the best word match of OPM's report and its 36th by meaning; "three briefings" is the
         third word match of the January 2018 minutes and none of its first ten by meaning)."""
-        evidence = result.evidence
         scope = result.report.filters if result.report.filters.doc_ids else filters  # what the round searched
-        if not scope.doc_ids or len(scope.doc_ids) != 1 or not evidence:
+        if not scope.doc_ids or len(scope.doc_ids) != 1:
+            return result
+        return await self.words_in(result, query, vector, scope)
+
+    async def words_in(self, result: RoundResult, query: str, vector: Embeddings, scope: SearchFilters) -> RoundResult:
+        """`result`, with the passages of `scope` that carry the query's words best (`WORD_PLACES`)."""
+        evidence = result.evidence
+        if not evidence:
             return result
         hits = await self._backend.search_text(query, scope, WORD_PLACES + MAX_CHUNKS_PER_DOCUMENT, vector)
         known = {e.chunk_id for e in evidence}
