@@ -21,6 +21,7 @@ from core.orchestrator.support import content_terms, found_terms, mentions, term
 from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
 from core.understanding import answer_kind, holds
 from core.understanding.counting import counted, counts
+from core.understanding.premise import premise
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
 
@@ -32,6 +33,11 @@ KIND_WEIGHT = 0.1
 # Sentences within this much of the best score join the answer.
 SCORE_MARGIN = 0.15
 REPEAT_OVERLAP = 0.6
+# A sentence that restates the question's premise (`restates`) ranks this much lower.
+ECHO_WEIGHT = 0.15
+ECHO_SHARE = 0.5
+# A question proper with fewer content words than this names no subject of its own ("What was it?").
+ASKED_TERMS = 2
 MAX_ALSO_CITED = 2
 
 
@@ -66,19 +72,43 @@ def in_context(evidence: Evidence, sentence: str) -> str:
 def rank(
     question: str, found: Sequence[Candidate], contextual: Sequence[str], cosines: Sequence[float]
 ) -> list[tuple[float, Candidate]]:
-    """The sentences, best answer first: cosine + the question's words carried + the kind asked for
-    (+ a figure of what a "how many" question counts, `counts`)."""
-    kind, terms = answer_kind(question), content_terms(question)
+    """The sentences, best answer first: cosine + the words of the question proper carried (not its
+    premise's, `premise`) + the kind asked for (+ a figure of what a "how many" question counts,
+    `counts`; − a restatement of the premise, `restates`)."""
+    kind = answer_kind(question)
     common = frozenset(w for _, sentence in found for w in words(sentence) if w.islower())
     nouns = {stem(w) for w in counted(question)}
+    # The premise tells which passage to read, not which of its sentences answers; unless the
+    # question proper names no subject of its own ("… an event on July 15. What was it?").
+    stated, asked = premise(question)
+    terms = content_terms(asked)
+    if len(terms) < ASKED_TERMS:
+        stated, terms = "", content_terms(question)
+    given = [t for t in content_terms(stated) if t not in set(terms)]
     scores = [
         cosine
         + TERM_WEIGHT * share
         + (KIND_WEIGHT if holds(sentence, kind, common) else 0.0)
         + (KIND_WEIGHT if nouns and counts(sentence, nouns) else 0.0)
+        - (ECHO_WEIGHT if restates(sentence, given, terms) else 0.0)
         for cosine, share, (_, sentence) in zip(cosines, telling_shares(terms, contextual), found, strict=True)
     ]
     return sorted(zip(scores, found, strict=True), key=lambda pair: -pair[0])
+
+
+def restates(sentence: str, given: Sequence[str], asked: Sequence[str]) -> bool:
+    """True when `sentence` restates the message's premise: most of its content words (`ECHO_SHARE`)
+    are words only the premise writes (`given`), and it carries fewer of the question proper's
+    (`asked`).
+
+    General case: "output growth had moderated and labor market improvement had slowed. How did the
+    FOMC see the economy going forward?" is nearest in meaning and words to the sentence that says
+    growth moderated, which the person already knows; the answer is the sentence about the outlook.
+    A sentence that carries the premise's words and says more ("the move toward a less
+    accommodative stance … in order to sustain and enhance the expansion") may be the answer."""
+    said = found_terms(given, sentence)
+    own = content_terms(sentence)
+    return bool(own) and len(said) / len(own) >= ECHO_SHARE and len(said) > len(found_terms(asked, sentence))
 
 
 def telling_shares(terms: Sequence[str], texts: Sequence[str]) -> list[float]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from core.contracts import Evidence
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.evidence import counting, supporting
-from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first
+from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first, rank, restates
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
+from core.understanding.premise import premise
 
 QUESTION = "Who was elected Vice Chairman at the December 2003 meeting?"
 
@@ -125,3 +126,41 @@ def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None
     assert continued([premise, *filler[:-1]], [*found, *filler]) == [premise, because, *filler[:-1]]
     assert continued([because, *filler], [*found, *filler]) == [premise, because, *filler]
     assert continued([premise, because, *filler], [*found, *filler]) == [premise, because, *filler]
+
+
+def test_a_message_states_its_premise_before_it_asks() -> None:
+    assert premise("retail data were limited, but what did they say had hindered sales?") == (
+        "retail data were limited",
+        "what did they say had hindered sales?",
+    )
+    assert premise("Aug 2004 statement: growth had moderated. How did they see the economy?") == (
+        "Aug 2004 statement: growth had moderated",
+        "How did they see the economy?",
+    )
+    assert premise("When the Committee raised the range in June, what did it say about spending?")[0] == (
+        "When the Committee raised the range in June"
+    )
+    # a message that only asks, or asks twice, states nothing
+    for question in ("anyone dissent? what did they want?", "How far did they cut, and who voted against?"):
+        assert premise(question) == ("", question)
+
+
+def test_the_sentence_that_restates_the_premise_is_not_the_answer() -> None:
+    question = "output growth had moderated and labor improvement had slowed. How did they see the economy ahead?"
+    echo = (1, "In recent months, output growth has moderated and the pace of labor improvement has slowed.")
+    answer = (1, "The economy appears poised to resume a stronger pace of expansion ahead.")
+    found = [echo, answer]
+    # Meaning alone puts the restatement first (as the model does); the premise's words push it down.
+    ranked = rank(question, found, [s for _, s in found], [0.70, 0.62])
+    assert ranked[0][1] == answer
+    # Without a premise the same sentences keep their order.
+    ranked = rank("How did growth and labor improvement change?", found, [s for _, s in found], [0.70, 0.62])
+    assert ranked[0][1] == echo
+    # A sentence that carries the premise's words and says more is no restatement.
+    said_more = (1, "Output growth had moderated, a pause the Committee expected to reverse as expansion resumed.")
+    assert not restates(said_more[1], ["output", "growth", "moderated"], ["economy", "ahead"])
+    # A question proper that names nothing of its own ("What was it?") is asked by its premise's words.
+    question = "The minutes mention an event on July 15 that left little imprint on markets. What was it?"
+    event = (1, "The failed coup attempt in Turkey on July 15 left little imprint on markets.")
+    other = (1, "Global stock indexes fell notably over the period.")
+    assert rank(question, [other, event], [other[1], event[1]], [0.5, 0.5])[0][1] == event
