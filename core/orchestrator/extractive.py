@@ -33,7 +33,8 @@ KIND_WEIGHT = 0.1
 # Sentences within this much of the best score join the answer.
 SCORE_MARGIN = 0.15
 REPEAT_OVERLAP = 0.6
-# A sentence that restates the question's premise (`restates`) ranks this much lower.
+# A sentence that restates the question's premise (`restates`: at least this share of its words
+# are the premise's) ranks this much lower.
 ECHO_WEIGHT = 0.15
 ECHO_SHARE = 0.5
 # A question proper with fewer content words than this names no subject of its own ("What was it?").
