@@ -211,8 +211,8 @@ _AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|f
 _PREPOSITION = r"(?:to|for|of|in|on|at|by|with|from|into|about)"
 HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
 # "How much did it cost", "what did it cost", "what budget does …", "what was the estimated dollar cost
-# of …", "… in dollars": an amount of money; a price after a preposition is not what is asked ("what
-# was being added to base prices for …" asks what was added). "By how much" asks
+# of …", "… in dollars", "how much is the fee": an amount of money; a price after a preposition is
+# not what is asked ("what was being added to base prices for …" asks what was added). "By how much" asks
 # for a change and "how much of" for a part: a percentage answers either; so does "how much did
 # costs go up": a verb of change after the costs asks how far they moved (`_CHANGE`).
 _CHANGE = r"go|goes|went|gone|rise|rises|rose|risen|grow|grows|grew|grown|fall|falls|fell|fallen|climb(?:ed|s)?"
@@ -222,7 +222,7 @@ _MONEY_ASK = re.compile(
     rf"(?![^?,;]*\b(?:{_CHANGE})\b)"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
     rf"|\b(?:what|which)\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
-    r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b",
+    r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b|\bhow\s+much\s+(?:is|was|are|were)\s+(?:the|a|its|their)\s+(?:[\w'’-]+\s+){0,2}?(?:fee|price|rent|salary|budget|cost)s?\b",
     re.I,
 )
 _AMOUNT = re.compile(

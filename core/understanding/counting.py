@@ -136,6 +136,11 @@ def counts_unit(nouns: set[str]) -> bool:
 _NOT_A_THING = re.compile(rf"\s*(?:{RATE_UNITS})\b|[\s-]+(?:{'|'.join(_TIME_UNITS)}|year)s?\b", re.I)
 
 
+# A report's series labels: a figure a flattened table writes before one ("22 Actual Baseline",
+# "390,350 Actual") stands beside its column's label, not before a thing it counts.
+_SERIES_LABEL = re.compile(r"(?:baseline|target|actual)s?$", re.I)
+
+
 def counts_something(sentence: str, besides: frozenset[str] = frozenset()) -> bool:
     """True when `sentence` writes a figure of something ("420 subjects"; "Occupants: 3" is not:
     no word follows; "4.2 percent" is not: a rate counts nothing, nor does "three months": a
@@ -143,7 +148,9 @@ def counts_something(sentence: str, besides: frozenset[str] = frozenset()) -> bo
 
     General case: a question names other things than the one it counts ("how many users did the
     dashboard have?"); a figure of one of them ("four dashboards") counts that thing, not the
-    one asked. What a figure counts is the last word of the noun phrase after it."""
+    one asked. What a figure counts is the last word of the noun phrase after it; a series label
+    after it ("22 Actual Baseline" in a flattened table) counts nothing (`_SERIES_LABEL`), nor does
+    a figure that is no whole number (`_WHOLE`: "18.2 Strategy" is a score)."""
     for match in _COUNT.finditer(alpha2digit(sentence, "en")):
         figure = match.group(0).split()[0]
         if YEAR_ONLY.fullmatch(figure) or _NOT_A_THING.match(match.group(0), len(figure)):
@@ -151,6 +158,8 @@ def counts_something(sentence: str, besides: frozenset[str] = frozenset()) -> bo
         phrase = re.match(rf"(?:\s+{_WORD})+", match.group(1))
         words = re.findall(_WORD, phrase.group(0)) if phrase else []
         nouns = words[: next((i for i, w in enumerate(words) if w.lower() in STOPWORDS), len(words))]
+        if (nouns and _SERIES_LABEL.match(nouns[0])) or not _WHOLE.match(match.group(0)):
+            continue  # "22 Actual": a column's label; "18.2 Strategy": a score, not a count
         if not nouns or stem(without_clitic(nouns[-1])) not in besides:
             return True
     return False

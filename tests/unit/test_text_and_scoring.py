@@ -23,7 +23,7 @@ from core.orchestrator.support import (
 )
 from core.text import contents_listing, contracts, key_terms, normalize_text, snippet, split_sentences, stem
 from core.understanding.answers import asks_date, asks_money, asks_share, states_date, states_share
-from core.understanding.counting import counted, counts
+from core.understanding.counting import counted, counts, counts_something
 
 
 def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
@@ -299,6 +299,9 @@ def test_money_is_asked_the_ways_english_asks_for_it() -> None:
     assert not asks_money("How much did health costs rise in 2013?")
     assert asks_money("how much did the agency pay in fees, and did the fee increase?")
     assert asks_money("How much did the move cost?")
+    # "How much is the fee" asks money as "what is the fee" does; "how much is the increase" does not.
+    assert asks_money("objective 1.5.3: how much is the fee USPTO will charge to extend the response time?")
+    assert not asks_money("how much is the increase?")
 
 
 def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
@@ -380,3 +383,11 @@ def test_a_person_is_written_with_middle_initials() -> None:
     assert with_initials("Mary C. J. Daly spoke.", "Mary Daly")
     assert not with_initials(vote, "Charles Fisher")  # another person
     assert not with_initials("The Open Market Desk", "Open Desk")  # no initials between the words
+
+
+def test_a_figure_beside_a_series_label_or_a_score_counts_nothing() -> None:
+    # A flattened table row: "22" stands beside its column's label, "18.2" is a score.
+    row = "Target Actual Target Met 2025-10-01 2026-09-30 22 Actual Baseline 2021-09-30 18.2 Strategy 3.2.2."
+    assert not counts_something(row)
+    assert counts_something("In FY 2021 the agency granted 22 waivers.")
+    assert counts_something("OPM hired 1.2 million workers.")
