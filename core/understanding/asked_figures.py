@@ -64,9 +64,9 @@ def states_amount(text: str) -> bool:
 # The points of a measure's series a report gives: where it started, what it aims at, what it reached;
 # "what was the FY 2020 baseline" asks a figure of one by its label alone, when the label heads what
 # is asked ("what was his actual objection" asks for an objection).
-_LABELS = r"baseline|target|actual"
-_SERIES = re.compile(rf"\b({_LABELS})s?\b", re.IGNORECASE)
-_SERIES_ASK = re.compile(rf"\bwhat\s+{VALUE_GAP}(?:{_LABELS})s?\b{HEADS}", re.IGNORECASE)
+SERIES_LABELS = r"baseline|target|actual"
+_SERIES = re.compile(rf"\b({SERIES_LABELS})s?\b", re.IGNORECASE)
+_SERIES_ASK = re.compile(rf"\bwhat\s+{VALUE_GAP}(?:{SERIES_LABELS})s?\b{HEADS}", re.IGNORECASE)
 
 
 def series_labels(question: str) -> list[str]:

@@ -13,6 +13,7 @@ from text_to_num import alpha2digit
 
 from core.text import STOPWORDS, stem, without_clitic
 from core.understanding.answers import NUMBER, RATE_UNITS, SCALE, YEAR_ONLY
+from core.understanding.asked_figures import SERIES_LABELS
 
 _HOW_MANY = re.compile(r"\bhow\s+many\s+", re.I)
 _COUNTED_WORDS = 4
@@ -138,7 +139,7 @@ _NOT_A_THING = re.compile(rf"\s*(?:{RATE_UNITS})\b|[\s-]+(?:{'|'.join(_TIME_UNIT
 
 # A report's series labels: a figure a flattened table writes before one ("22 Actual Baseline",
 # "390,350 Actual") stands beside its column's label, not before a thing it counts.
-_SERIES_LABEL = re.compile(r"(?:baseline|target|actual)s?$", re.I)
+_SERIES_LABEL = re.compile(rf"(?:{SERIES_LABELS})s?$", re.I)
 
 
 def counts_something(sentence: str, besides: frozenset[str] = frozenset()) -> bool:
