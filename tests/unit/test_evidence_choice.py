@@ -8,7 +8,7 @@ from core.orchestrator.evidence import counting, supporting
 from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first, rank, restates
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
-from core.understanding.premise import premise
+from core.understanding.premise import premise as split_premise
 
 QUESTION = "Who was elected Vice Chairman at the December 2003 meeting?"
 
@@ -129,20 +129,20 @@ def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None
 
 
 def test_a_message_states_its_premise_before_it_asks() -> None:
-    assert premise("retail data were limited, but what did they say had hindered sales?") == (
+    assert split_premise("retail data were limited, but what did they say had hindered sales?") == (
         "retail data were limited",
         "what did they say had hindered sales?",
     )
-    assert premise("Aug 2004 statement: growth had moderated. How did they see the economy?") == (
+    assert split_premise("Aug 2004 statement: growth had moderated. How did they see the economy?") == (
         "Aug 2004 statement: growth had moderated",
         "How did they see the economy?",
     )
-    assert premise("When the Committee raised the range in June, what did it say about spending?")[0] == (
+    assert split_premise("When the Committee raised the range in June, what did it say about spending?")[0] == (
         "When the Committee raised the range in June"
     )
     # a message that only asks, or asks twice, states nothing
     for question in ("anyone dissent? what did they want?", "How far did they cut, and who voted against?"):
-        assert premise(question) == ("", question)
+        assert split_premise(question) == ("", question)
 
 
 def test_the_sentence_that_restates_the_premise_is_not_the_answer() -> None:
