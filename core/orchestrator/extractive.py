@@ -107,6 +107,8 @@ def restates(sentence: str, given: Sequence[str], asked: Sequence[str]) -> bool:
     growth moderated, which the person already knows; the answer is the sentence about the outlook.
     A sentence that carries the premise's words and says more ("the move toward a less
     accommodative stance … in order to sustain and enhance the expansion") may be the answer."""
+    if not given:  # no premise: nothing to restate (and no sentence's words to read on every turn)
+        return False
     said = found_terms(given, sentence)
     own = content_terms(sentence)
     return bool(own) and len(said) / len(own) >= ECHO_SHARE and len(said) > len(found_terms(asked, sentence))
