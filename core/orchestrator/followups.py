@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import re
 
+from core.orchestrator.pointing import BACK_PRONOUN, DEMONSTRATIVE, SAME, about_the_reply, name_phrases, points_back
 from core.orchestrator.support import mentions
-from core.text import STOPWORDS, stem, word_spans, words
+from core.text import STOPWORDS, stem, words
 from core.understanding.dates import without_deadlines
 from core.understanding.periods import (
     MONTHS,
-    PERIOD_CODE,
     PeriodMention,
     date_phrases,
-    is_date_word,
     occasion_dates,
     occasion_noun,
     occasions,
@@ -40,15 +39,23 @@ _MARKER = re.compile(
     r")\b[\s,:-]*",
     re.IGNORECASE,
 )
-# A message that asks a question of its own ("and what was the staff's forecast …"), perhaps after a
-# phrase that sets where to look ("per the minutes of that meeting, what …"), a preposition ("by how
-# much …", "to what level …") or an adverb that hedges or links it ("roughly how many …", "so what …").
+# A message that asks a question of its own ("and what was the staff's forecast …"), perhaps after
+# phrases set off by a comma or dash that set where to look ("per the minutes of that meeting, what …",
+# "the one right after it, 6.2.5 - what …"), a preposition ("by how
+# much …", "to what level …") or an adverb that hedges or links it ("roughly how many …", "so what …");
+# "anyone dissent?" asks with its auxiliary left out.
 _ASKS = re.compile(
-    r"^\s*(?:[^,?]{1,60},\s*)?(?:(?:by|to|at|in|for|from|on|with|after|before|during|since|until|under)\s+)?"
+    r"^\s*(?:[^,?]{1,60}(?:,|\s[-\u2013\u2014]+)\s*){0,2}"
+    r"(?:(?:by|to|at|in|for|from|on|with|after|before|during|since|until|under)\s+)?"
     r"(?:(?:\w+ly|about|so|then)\s+)?"
-    r"(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were)\b",
+    r"(?:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were|any(?:one|body|thing))\b",
     re.I,
 )
+# A question of its own that opens by linking itself to the last one ("and how likely did they think
+# that was?", "ok, so what did the Committee decide?", "also, who dissented?"): it goes on in the
+# last question's period (general case: a coordinating conjunction at a turn's start continues the
+# turn before).
+_LINKED = re.compile(rf"^\s*{_ACK[:-1]}?(?<![\w])(?:and|also|so|plus)\b(?!\s+(?:on|forth)\b)", re.IGNORECASE)
 # A period counted from the last question's: "the year after that", "the following quarter",
 # "a year earlier", "two years before", "the previous year".
 _LATER = r"after|later|following|next|subsequent"
@@ -63,10 +70,11 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 # The occasion next to the last one: "the next meeting", "the following statement", "the meeting
-# after that one", "the one before that" ("the next fiscal year" is a counted period, `_RELATIVE`).
+# (right) after that one", "the one before that" ("the next fiscal year" is a counted period, `_RELATIVE`).
 _NEIGHBOUR = re.compile(
     rf"\bthe\s+(?:(?P<d1>{_LATER}|{_EARLIER})\s+(?P<n1>[a-z][\w-]*)"
-    rf"|(?P<n2>[a-z][\w-]*)\s+(?P<d2>after|before)\s+(?:that|this|it)(?:\s+one)?)\b",
+    rf"|(?P<n2>[a-z][\w-]*)\s+(?:(?:right|just|immediately|directly)\s+)?(?P<d2>after|before)\s+(?:that|this|it)"
+    r"(?:\s+one)?)\b",
     re.IGNORECASE,
 )
 # A message that asks something of its own beside naming the occasion ("who voted against?",
@@ -76,34 +84,16 @@ _OWN_ASK = re.compile(
 )
 # Pronouns for a person or body the last question named ("did he dissent again …").
 _PERSONAL = re.compile(r"\b(?:he|she|they|him|her|them|it)\b", re.IGNORECASE)
-# Units of time a message may point back at ("in that year", "at the same time", "then").
-_TIME = ("year", "quarter", "month", "period", "time")
 # What may stand beside a counted period in a message that is nothing else: "a year earlier?",
 # "the quarter before that?".
 _BARE = frozenset({"the", "a", "that", "then", "one"})
-# Pronouns that stand for the last question's subject, or the person its reply named, in a question
-# of its own ("how many meetings had he attended?" after "which officer announced he was retiring?").
-# "Those" and "these" stand alone too ("how many of those were repeats?"), not before a noun of their own.
-_BACK_PRONOUN = re.compile(
-    r"\b(?:it|its|that\s+one|this\s+one|them|he|she|him|his)\b"
-    r"|\b(?:those|these)\b(?=\s*(?:[?.!,]|$|(?:were|was|are|is|did|do|does|had|have|that|which|who)\b))",
-    re.IGNORECASE,
-)
-
-
-def _is_name(token: str, after_name: bool) -> bool:
-    """A word of a name: capitalised ("Bramble", "HHS"), an id of letters and digits ("K-450"), or a
-    model number after a name ("SunPeak 550"); never a stop-word, a period code or a date."""
-    if token.lower() in STOPWORDS or PERIOD_CODE.fullmatch(token) or is_date_word(token):
-        return False
-    letters, digits = any(c.isalpha() for c in token), any(c.isdigit() for c in token)
-    return token[:1].isupper() or (letters and digits) or (after_name and digits and not letters)
-
-
 # A month named without its year ("at the July meeting", "in March"), after a word that places it.
 _CAPITAL_MONTH = "|".join(m.capitalize() for m in MONTHS)
+# After "the" a month may be written in lower case ("what about the september one?"): no modal "may"
+# or verb "march" follows "the".
 _BARE_MONTH = re.compile(
-    rf"\b(?:in|at|on|during|by|since|the)\s+(?:the\s+)?(?:(?:early|mid|late)[\s-]+)?({_CAPITAL_MONTH})\.?\b"
+    rf"\b(?:(?:in|at|on|of|during|by|since|the)\s+(?:the\s+)?(?:(?:early|mid|late)[\s-]+)?({_CAPITAL_MONTH})"
+    rf"|\bthe\s+(?:(?:early|mid|late)[\s-]+)?((?i:{'|'.join(MONTHS)})))\.?\b"
     r"(?!,?\s+(?:\d{1,2},?\s+)?\d{4})"  # not "July 2017", "June 30, 2005"
 )
 
@@ -112,62 +102,7 @@ def _bare_month(text: str, last: list[PeriodMention]) -> str | None:
     """ "July 2017" for "… at the July meeting?" after a question about 2017: in a thread, a month
     named without a year is in the year being talked about."""
     match = _BARE_MONTH.search(text)
-    return f"{match.group(1)} {last[0].year}" if match and last else None
-
-
-# "That steepening", "those engagements", "these cuts": a demonstrative before a noun.
-_DEMONSTRATIVE = re.compile(r"\b(?:that|those|these|this)\s+([a-z][\w-]+)", re.IGNORECASE)
-_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
-
-
-def _demonstrative(text: str, said: str) -> bool:
-    """True when `text` points with "that", "those", "these" or "this" at a noun the last question or
-    its reply (`said`) wrote, in any form: "those engagements" after "how many times did users engage
-    …?", "that steepening" after a reply on how the yield curve steepened (general case: English
-    points back at what was just said with a demonstrative and the noun)."""
-    written = {stem(w) for w in words(said)} - _STOP_STEMS
-    return any(stem(m[1]) in written for m in _DEMONSTRATIVE.finditer(text) if m[1].lower() not in STOPWORDS)
-
-
-def _points_back(text: str, last_question: str, last_answer: str = "") -> bool:
-    """True when `text` points back at the last question's period: "that" or "the same" before a unit
-    of time or before the occasion the last question's date named ("at that meeting" after "… at its
-    March 2023 meeting?", `occasions`), a closing "then", or a pronoun standing for what the last
-    question asked about ("who voted against it?" after "what did they do in October 2019?": the
-    decision of that date); a closing "that" is such a pronoun ("what cap went with that?"), and
-    "that same", "the same" or "those same" points back at whatever it names ("at that same
-    meeting" after a question about "the June 2014 FOMC minutes")."""
-    nouns = "|".join(map(re.escape, (*_TIME, *occasions(last_question))))
-    back = rf"\b(?:that|the\s+same)\s+(?:{nouns})\b|\b(?:then|that)\s*[?.!]*\s*$"
-    return (
-        re.search(back, text, re.IGNORECASE) is not None
-        or any(p.search(text) for p in (_SAME, _BACK_PRONOUN))
-        or _demonstrative(text, f"{last_question} {last_answer}")
-    )
-
-
-# "That same meeting", "the same minutes", "those same minutes": the last question's documents.
-_SAME = re.compile(r"\b(?:that|the|those|these)\s+same\s+\w+", re.IGNORECASE)
-
-
-def name_phrases(text: str) -> list[tuple[int, int]]:
-    """Where a text writes names, as (start, end): runs of name words ("SunPeak 550", "BrightRoof
-    Compact", "HHS"), the possessive left outside."""
-    phrases: list[tuple[int, int]] = []
-    previous_end = -2
-    for start, stop in word_spans(text):
-        token = re.sub(r"['\u2019]s$", "", text[start:stop])
-        joined = phrases and start - previous_end <= 1
-        if not _is_name(token, bool(joined)):
-            previous_end = -2
-            continue
-        end = start + len(token)
-        if joined:
-            phrases[-1] = (phrases[-1][0], end)
-        else:
-            phrases.append((start, end))
-        previous_end = end
-    return phrases
+    return f"{(match[1] or match[2]).capitalize()} {last[0].year}" if match and last else None
 
 
 _POSSESSIVE = re.compile(r"^['\u2019]s\b")
@@ -201,14 +136,6 @@ def _with_names(base: str, names: list[str], mentioned: list[str]) -> str | None
     return " ".join(f"{text[:first]}{' '.join(names)}{text[last:]}".split())
 
 
-def _about_the_reply(text: str, last_question: str, last_answer: str) -> bool:
-    """True when `text` names someone or something the last question or its reply wrote: "what was
-    Bullard's reasoning?" after a reply that named Bullard among the dissenters asks about that
-    meeting's Bullard."""
-    said = f"{last_question} {last_answer}"
-    return any(mentions(said, [text[a:b]]) for a, b in name_phrases(text))
-
-
 def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: str = "") -> str | None:
     """The question a follow-up asks, written out from the thread's `last_question` (whose names the
     documents know were written as `mentioned`; `last_answer` is the reply it got), or None when the
@@ -219,7 +146,7 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
     - another name: "same question for the HHS plan" after "… in DOL's plan?";
     - a question of its own pointing back at the last period: "… at that meeting?" reads that meeting;
     - a question of its own, with no period, about someone or something the last reply named: it
-      continues the last question's period (`_about_the_reply`).
+      continues the last question's period (`about_the_reply`).
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
@@ -234,7 +161,7 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
         # A question of its own: it borrows the period it points back at or counts from it. One
         # that only points back at the last subject is the last question of its period ("what was
         # it two fiscal years later?", "what was it in FY 2017?").
-        if last and _BACK_PRONOUN.search(rest) and not _content(rest, own):
+        if last and BACK_PRONOUN.search(rest) and not _content(rest, own):
             return moved or (_with_periods(last_question, last, own) if own else None)
         if last and own and _repeats(rest, own, last_question):
             return _with_periods(last_question, last, own)
@@ -242,31 +169,32 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
             asked = re.sub(r"(?:\s+(?:the|a))?\s+(?=[?.!])", "", " ".join(_RELATIVE.sub(" ", rest).split()))
             # "it" stands for what the last question named ("did it go up the following year?"
             # after "What was OPM's Collaborative Management Score in FY 2018?").
-            named = [last_question[a:b] for a, b in name_phrases(last_question)] if _BACK_PRONOUN.search(rest) else []
+            named = [last_question[a:b] for a, b in name_phrases(last_question)] if BACK_PRONOUN.search(rest) else []
             return f"{asked} ({', '.join(dict.fromkeys([*named, new]))})"
         # "In those same minutes, what curtailed production in April?": the documents pointed back at
         # are the last question's; a month without a year is what they write about.
-        if not own and _SAME.search(rest):
+        if not own and SAME.search(rest):
             return f"{rest.strip()} ({source_heading(last_question) or ' '.join(p.written for p in last)})"
         month = None if own else _bare_month(rest, last)
         if month:
             return f"{rest.strip()} ({month})"
         if own and last and (pointed := _at_the_occasion(rest, last_question, last)):
             return pointed
-        if not last and not own and _BACK_PRONOUN.search(rest):
+        if not last and not own and BACK_PRONOUN.search(rest):
             # No period to keep: the pronoun stands for what the last question named ("what else does
             # it commit to?" after "… what is NARA doing with underserved communities …?"), in the
             # words the documents know it by ("nara", written in lower case).
             named = [last_question[a:b] for a, b in name_phrases(last_question)] + mentioned
             return f"{rest.strip()} ({', '.join(dict.fromkeys(named))})" if named else None
-        if own or not last:
+        if own or not (last or mentioned):
             return None
-        if not (_points_back(rest, last_question, last_answer) or _about_the_reply(rest, last_question, last_answer)):
+        if not (
+            _LINKED.match(text)
+            or points_back(rest, last_question, last_answer)
+            or about_the_reply(rest, last_question, last_answer)
+        ):
             return None
-        # The period of the source the last question was headed by ("opm fy15 apr: between FY 2007 and
-        # FY 2014, …"), else every period it named.
-        back = source_heading(last_question) or " ".join(p.written for p in last)
-        return f"{rest.strip()} ({back})"
+        return _in_the_last_scope(rest, last_question, mentioned, last_answer)
     if marker is None and not (relative and set(words(_RELATIVE.sub(" ", rest).lower())) <= _BARE):
         return None  # neither "and …", "what about …" nor only a period counted from the last one
     if relative and last and not own:
@@ -293,7 +221,7 @@ def _neighbour(rest: str, last_question: str, last: list[PeriodMention]) -> str 
     named by the last question's noun ("statement"); one that asks its own question keeps it, with
     the names the last question gave for its pronouns ("he", "they")."""
     match = next((m for m in _NEIGHBOUR.finditer(rest) if occasion_noun(m["n1"] or m["n2"])), None)
-    if match is None:
+    if match is None or _one_of_its_own(rest[: match.start()], match, last_question):
         return None
     noun = (match["n1"] or match["n2"]).lower()
     direction = "before" if re.fullmatch(_EARLIER, match["d1"] or match["d2"], re.IGNORECASE) else "after"
@@ -318,6 +246,36 @@ def _neighbour(rest: str, last_question: str, last: list[PeriodMention]) -> str 
     if (noun_after := re.match(r"(?:\s+[A-Z][\w-]*)*\s+([a-z][\w-]*)\b", after)) and occasion_noun(noun_after[1]):
         noun, after = noun_after[1].lower(), after[noun_after.end() :]
     return " ".join(f"{before}the {noun} {direction} {back}{after}".split())
+
+
+def _one_of_its_own(before: str, match: re.Match[str], last_question: str) -> bool:
+    """True when "one" stands for a noun the message itself pointed at before it, not for the last
+    question's occasion: "over that intermeeting period, versus the previous one" (general case: the
+    pro-form "one" takes the nearest noun phrase before it; "that meeting and the one before" still
+    counts from the meeting)."""
+    pointed = [m[1].lower() for m in DEMONSTRATIVE.finditer(before)]
+    one = (match["n1"] or match["n2"]).lower() == "one"
+    return one and bool(pointed) and pointed[-1] not in occasions(last_question)
+
+
+def _in_the_last_scope(rest: str, last_question: str, mentioned: list[str], last_answer: str) -> str | None:
+    """A question of its own that goes on in the last one's scope: with the names the documents knew in the last
+    question ("what baseline is that compared to? (EPA)"), unless it names a subject of its own that neither the
+    last question nor its reply wrote ("and when was DHS set up?" after a question about the State Department),
+    and the date the last question was about: that of its occasion or of the source it was headed by ("in the
+    minutes of the January 27-28, 2004 meeting", "opm fy15 apr: between FY 2007 and FY 2014, …",
+    `occasion_dates`), else its one date written whole ("at its emergency move on January 21, 2008"), else every
+    period it named; a deadline ("by 2030") is what the last question asked about, not when
+    (`without_deadlines`)."""
+    timed = without_deadlines(last_question)
+    whole = [timed[a:b] for a, b in date_phrases(timed)]
+    occasion = occasion_dates(timed)
+    periods = " ".join(p.written for p in period_mentions(timed))
+    when = occasion[0] if occasion else whole[0] if len(whole) == 1 else periods
+    said = f"{last_question} {last_answer}"
+    other = any(not mentions(said, [rest[a:b]]) for a, b in name_phrases(rest))
+    scope = [m for m in mentioned if not other and not mentions(rest, [m])] + ([when] if when else [])
+    return f"{rest.strip()} ({', '.join(dict.fromkeys(scope))})" if scope else None
 
 
 def _at_the_occasion(rest: str, last_question: str, last: list[PeriodMention]) -> str | None:
@@ -358,7 +316,7 @@ def _content(rest: str, own: list[PeriodMention]) -> list[str]:
     """The words of a follow-up beyond stop-words, pronouns and the periods it names or counts."""
     for period in reversed(own):
         rest = rest[: period.start] + " " + rest[period.end :]
-    bare = _BACK_PRONOUN.sub(" ", _RELATIVE.sub(" ", rest))
+    bare = BACK_PRONOUN.sub(" ", _RELATIVE.sub(" ", rest))
     return [w for w in words(bare) if w.lower() not in STOPWORDS]
 
 
@@ -383,6 +341,6 @@ def _in_scope(rest: str, last_question: str, mentioned: list[str]) -> str | None
     content = [w for w in words(subject) if w.lower() not in STOPWORDS]
     scope = [*mentioned, *(p.written for p in period_mentions(last_question))]
     counted = re.search(rf"\b(?:{_LATER}|{_EARLIER})\b", subject, re.IGNORECASE)  # "the next meeting"
-    if not content or not scope or counted or _BACK_PRONOUN.fullmatch(subject):
+    if not content or not scope or counted or BACK_PRONOUN.fullmatch(subject):
         return None
     return f"{subject} ({', '.join(dict.fromkeys(scope))})"

@@ -283,9 +283,65 @@ def test_a_demonstrative_before_a_noun_just_said_points_back() -> None:
     reply = "Berth fees rose and the fee curve steepened, mostly late in the period. [1]"
     steep = "and after what event did most of that steepening occur?"
     assert follow_up(steep, minutes, [], reply) == "after what event did most of that steepening occur? (jan 2021)"
-    # a noun neither the question nor its reply wrote is a question of its own
-    assert follow_up("and after what event did most of that dredging occur?", minutes, [], reply) is None
+    # a noun neither the question nor its reply wrote is a question of its own, unless the message
+    # links itself to the last one ("and …", `test_a_linked_question_goes_on_in_the_last_period`)
+    assert follow_up("after what event did most of that dredging occur?", minutes, [], reply) is None
     # "its" stands for what the last question named, in the words the documents know it by
     plan = "wob 2022-26 strategic plan, objective 3.1 berth records - what's it about?"
     own = "besides digitization, what settings will its records guidance cover?"
     assert follow_up(own, plan, ["WOB"]) == f"{own} (WOB)"
+
+
+def test_a_linked_question_goes_on_in_the_last_period() -> None:
+    """ "and …", "so …", "ok, also …": a question of its own that opens with a conjunction continues the
+    last turn, in the date of the occasion it was about (the whole date, not only its year)."""
+    minutes = "In the minutes of the January 27-28, 2004 harbour meeting, what did the pilots' report conclude?"
+    own = "so what did the board decide about them, and would they keep any role?"
+    assert follow_up(own, minutes, []) == f"{own} (January 27-28, 2004)"
+    assert follow_up("and how likely did they think that was?", minutes, []) == (
+        "how likely did they think that was? (January 27-28, 2004)"
+    )
+    # without the conjunction, and with nothing pointing back, it is a question of its own
+    assert follow_up("how likely did the board think a strike was?", minutes, []) is None
+    moved = "What did the harbour board do at its emergency session on January 21, 2008?"
+    assert follow_up("and who voted no on that one?", moved, []) == "who voted no on that one? (January 21, 2008)"
+
+
+def test_time_pointed_back_at_and_the_occasion_right_after() -> None:
+    """ "by then", "over that intermeeting period", "the meeting right after that one", "the september
+    one", "anyone dissent on that one?": English ways to stay in, or step from, the last occasion."""
+    read = "I'm reading the minutes of the November 4-5, 2020 harbour meeting, the part on berth fees."
+    assert (
+        follow_up("how high had fees got by then?", read, []) == "how high had fees got by then? (November 4-5, 2020)"
+    )
+    opened = "Pull up the minutes of the September 21-22, 2021 harbour meeting."
+    own = "what was average berth use over that intermeeting period, versus the previous one?"
+    assert follow_up(own, opened, []) == f"{own} (September 21-22, 2021)"
+    asked = "What fee did they set at the July 2019 Harbour Board meeting?"
+    assert follow_up("ok and at the meeting right after that one?", asked, []) == (
+        "What fee did they set at the meeting after July 2019?"
+    )
+    assert follow_up("what about the september one that year?", asked, []) == (
+        "What fee did they set at the September 2019 Harbour Board meeting?"
+    )
+    assert follow_up("anyone dissent on that one?", asked, []) == "anyone dissent on that one? (July 2019)"
+    plan = "wob strategic plan - what is objective 6.2.4 (Berth Records) about?"
+    assert follow_up("ok and the one right after it, 6.2.5 - what does that objective aim for?", plan, ["WOB"]) == (
+        "the one right after it, 6.2.5 - what does that objective aim for? (Berth Records, WOB)"
+    )
+
+
+def test_a_question_that_goes_on_keeps_the_last_names_but_not_its_deadline() -> None:
+    """The scope a follow-up goes on in is the last question's names the documents know and the time
+    it was about; "by 2030" is what it asked about (a deadline), not when."""
+    asked = "How many zero-emission ferries does the Harbour Office want in its fleet by 2030?"
+    assert follow_up("what percentage increase is that?", asked, ["Harbour Office"]) == (
+        "what percentage increase is that? (Harbour Office)"
+    )
+    target = "What's the WOB's FY 2022 target for the number of berth permits?"
+    assert follow_up("and what baseline number is that compared against?", target, ["WOB"]) == (
+        "what baseline number is that compared against? (WOB, FY 2022)"
+    )
+    # a subject of its own, which neither the last question nor its reply wrote, is not asked in their names
+    founded = "according to the WOB's plan, when was the Harbour Office established?"
+    assert follow_up("and when was the Pilot Board set up?", founded, ["WOB", "Harbour Office"]) is None
