@@ -254,11 +254,12 @@ def naming_first(
 
 
 # A sentence that opens by pointing back: with a demonstrative ("This reflected …", "In part, this
-# development …"), with an opening phrase built on one ("For these reasons, …", "Views differed on
-# this issue, but …") or with a personal pronoun for whom the sentence before named ("He judged …").
+# development …"), with an opening phrase built on one or on a possessive pronoun ("For these reasons,
+# …", "Views differed on this issue, but …", "In his view, …") or with a personal pronoun for whom the
+# sentence before named ("He judged …").
 _POINTS_BACK = re.compile(
     r"^(?:(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such)\b"
-    r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such)\s+[\w-]+(?:\s+[\w-]+)?,"
+    r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?,"
     r"|(?:he|she|they)\s)",
     re.IGNORECASE,
 )

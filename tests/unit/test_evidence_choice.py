@@ -101,6 +101,20 @@ def test_an_opening_phrase_or_pronoun_that_points_back_joins_the_sentence_before
     assert continued([prior], found) == [prior]
 
 
+def test_an_opening_phrase_built_on_a_possessive_pronoun_joins_the_sentence_before() -> None:
+    """ "In his view, …": a possessive pronoun's opening phrase says whose view only through the
+    sentence before it (a dissent's reason, then the view that explains it)."""
+    minutes = _passage(
+        4,
+        "Mr. Lacker dissented because he did not agree with the forward guidance. In his view, the rate "
+        "would need to rise considerably sooner. Mr. Lacker prefers to give guidance through projections.",
+        0.6,
+    )
+    found = candidates([minutes], "Why did Lacker dissent, and how did he prefer to give guidance?")
+    because, view, prefers = found
+    assert continued([because, prefers], found) == [because, view, prefers]
+
+
 def test_a_sentence_that_points_back_is_read_with_the_one_it_points_at() -> None:
     minutes = _passage(
         6,
