@@ -3,7 +3,8 @@
 "What percentage voted leave?" asks a number ("a majority" is none), "how much debt …?" a figure or
 a degree, "what was the baseline?" a figure the report labels so. Each pair reads what a question
 asks (`asks_…`, `series_labels`) and whether a sentence gives it (`states_…`, `labels`); the support
-gate (`core.orchestrator.measures`) reads them in sentences said of what is asked.
+gate (`core.orchestrator.measures`) reads them in sentences said of what is asked, without the figures
+the question quotes itself (`unasked_figures`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from core.understanding.answers import (
     HEADS,
     NUMBER,
     VALUE_GAP,
+    YEAR_ONLY,
     answer_kind,
     asks_share,
     figures_only,
@@ -100,3 +102,14 @@ def headless_row(text: str) -> bool:
     whether it gives the target asked cannot be read from it. A sentence that gives one figure
     ("By 2026, 50% of States have plans") or writes another label is no such row."""
     return len(NUMBER.findall(figures_only(text))) >= MIN_ROW_FIGURES and _SERIES.search(text) is None
+
+
+def unasked_figures(body: str, question: str) -> str:
+    """The answer without the figures its question writes itself, years apart: "of the 1,328 elements,
+    how many were payroll elements?" is not answered by "the V1 release included 1,328 elements", nor
+    "how many chargers were there when DOT set its 500,000-charger goal?" by the goal.
+
+    General case: a question quotes a figure to say what it asks about, and the passage it was taken
+    from repeats it; the figure asked is another one."""
+    quoted = {m[0].replace(",", "") for m in NUMBER.finditer(question) if not YEAR_ONLY.fullmatch(m[0])}
+    return NUMBER.sub(lambda m: "" if m[0].replace(",", "") in quoted else m[0], body) if quoted else body

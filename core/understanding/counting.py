@@ -23,8 +23,11 @@ _WORD = r"[^\W\d_][\w'-]*"
 _COUNT = re.compile(rf"{NUMBER.pattern}(?:\s+(?:{SCALE}))?((?:[\s()]+{_WORD}){{1,5}})", re.I)
 _NUMBER_OF = re.compile(rf"\bnumbers?\s+of((?:[\s()]+{_WORD}){{1,6}})", re.I)
 # A count is a whole number, or a figure of thousands, millions or billions ("1.2 million"): a score
-# of "0.6" after "the number of employees enrolled in quality plans" defines a measure, counts nothing.
-_WHOLE = re.compile(rf"(?<![\w.:])(?:\d[\d,]*\d|\d)(?![.,]?\d)(?![\w])|{NUMBER.pattern}\s*(?:{SCALE})\b", re.I)
+# of "0.6" after "the number of employees enrolled in quality plans" defines a measure, counts nothing;
+# nor do a name's digits after a hyphen ("COVID-19").
+_WHOLE = re.compile(
+    rf"(?<![\w.:])(?<![^\W\d_]-)(?:\d[\d,]*\d|\d)(?![.,]?\d)(?![\w])|{NUMBER.pattern}\s*(?:{SCALE})\b", re.I
+)
 _MONEY = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 # A form's field whose value is a figure: "Passenger Injuries: 2", "Enrolled Participants: 120".
 _FIELD_COUNT = re.compile(rf"((?:{_WORD}\s+){{0,4}}{_WORD})\s*:\s*(?={NUMBER.pattern})")
@@ -36,7 +39,11 @@ _RUN = re.compile(rf"\b\d+(?:st|nd|rd|th)\s+(?:consecutive|straight|successive)(
 
 # Stop-words that open what is counted rather than end it: "how many of the plans", "how many of its
 # systems", "how many new cutters", "how many other agencies".
-_COUNT_OPENERS = frozenset({"of", "the", "its", "their", "our", "his", "her", "new", "other"})
+_COUNT_OPENERS = frozenset(
+    {"of", "the", "its", "their", "our", "his", "her", "new", "other", "were", "are", "was", "is"}
+)
+# "Of the 1,328 elements …, how many were …": a partitive before "how many" names what it counts.
+_PARTITIVE = re.compile(rf"\bof\s+(?:the|its|their|these|those)\s+(?:[a-z]+\s+)?{NUMBER.pattern}((?:\s+[a-z][\w-]*)+)")
 
 
 _SCALES = re.compile(rf"(?:{SCALE}|hundred)s", re.I)
@@ -46,8 +53,10 @@ def counted(question: str) -> list[str]:
     """What a "how many" question counts, as words: "How many patent examiners does USPTO have?" →
     ["patent", "examiners"] (the words after "how many", up to the first stop-word).
 
-    General case: a counted noun phrase may open with a determiner, "of" or an adjective the
-    stop-list holds ("how many of OPM's systems", "how many new cutters"); those are passed over.
+    General case: a counted noun phrase may open with a determiner, "of", a copula or an adjective
+    the stop-list holds ("how many of OPM's systems", "how many new cutters", "how many were payroll
+    elements"); those are passed over. With nothing after it, a partitive before it says what is
+    counted ("of the roughly 170 hiring authorities OPM reviewed, how many did it eliminate?").
     Anything else first ("how many more was that", "how many of them") leaves nothing counted.
     A scale that opens the phrase counts what follows its "of": "how many billions of dollars"
     counts dollars, "how many thousands of jobs" jobs (general case: a count asked in round
@@ -67,6 +76,9 @@ def counted(question: str) -> list[str]:
         out.append(bare)
         if len(out) == _COUNTED_WORDS:
             break
+    if not out and (partitive := _PARTITIVE.search(question, 0, match.start())):
+        nouns = partitive.group(partitive.lastindex or 0).split()
+        out = nouns[: next((i for i, w in enumerate(nouns) if w in STOPWORDS), len(nouns))][:_COUNTED_WORDS]
     return out
 
 
@@ -81,12 +93,12 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     names X and whose value is a figure ("Passenger Injuries: 2"), or a run's place in order ("the
     15th consecutive year" says fifteen years in a row). A sentence about X that holds some other
     figure ("a 10 percent rise in examiner hiring") answers something else."""
-    text = alpha2digit(sentence, "en")
+    text = alpha2digit(sentence, "en", threshold=2)  # "two proposals" too; "one" is seldom a count
     if any(any(stem(w) in nouns for w in re.findall(_WORD, m.group(0))) for m in _RUN.finditer(text)):
         return True
     for match in _COUNT.finditer(text):
-        if YEAR_ONLY.fullmatch(match.group(0).split()[0]):  # "in 2022 employees received …"
-            continue
+        if YEAR_ONLY.fullmatch(match.group(0).split()[0]) or _SHARE_AFTER.match(match.group(1)):
+            continue  # "in 2022 employees received …"; "95 percent of customer requests" is a share
         following = re.findall(_WORD, match.group(1))
         if any(stem(w) in nouns for w in following) or _spelled(nouns, following):
             return True
@@ -99,6 +111,10 @@ def counts(sentence: str, nouns: set[str]) -> bool:
         and _tallied(match.group(1), text[match.end() :])
         for match in _NUMBER_OF.finditer(text)
     )
+
+
+# A rate after a figure: "95 percent of customer requests" gives their share, not how many there were.
+_SHARE_AFTER = re.compile(rf"\s*(?:{RATE_UNITS})\b", re.I)
 
 
 # "The number of users of four dashboards": a figure right after the scope's preposition counts the
@@ -152,7 +168,7 @@ def counts_something(sentence: str, besides: frozenset[str] = frozenset()) -> bo
     one asked. What a figure counts is the last word of the noun phrase after it; a series label
     after it ("22 Actual Baseline" in a flattened table) counts nothing (`_SERIES_LABEL`), nor does
     a figure that is no whole number (`_WHOLE`: "18.2 Strategy" is a score)."""
-    for match in _COUNT.finditer(alpha2digit(sentence, "en")):
+    for match in _COUNT.finditer(alpha2digit(sentence, "en", threshold=2)):
         figure = match.group(0).split()[0]
         if YEAR_ONLY.fullmatch(figure) or _NOT_A_THING.match(match.group(0), len(figure)):
             continue

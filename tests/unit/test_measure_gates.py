@@ -357,3 +357,51 @@ def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
     # the last entry may go on past the passage, and a question asking no figure is not judged
     assert unfilled_item("How many pilot hours does measure 4.1.3 target?", [listing]) is None
     assert unfilled_item("Who reports on measure 4.1.2?", [listing]) is None
+
+
+def test_after_a_premise_the_figure_is_said_of_the_question_proper() -> None:
+    """A premise names the passage; the figure must carry the question proper's own words (two of
+    them), not one word it shares with a figure said of something else (`measures.TIED_TERMS`)."""
+    question = (
+        "The May harbour minutes say shippers were concerned about the new tariffs on imported timber and steel. "
+        "What tariff rate was put on each?"
+    )
+    other_rate = (
+        "Shippers were concerned about imported timber and steel, and the harbour's rate of growth slowed to 2 percent."
+    )
+    reason = _asked(question, other_rate)
+    assert reason is not None and "no figure" in reason
+    assert _asked(question, "The tariff rate was put at 25 percent on steel and 10 percent on timber.") is None
+    # "one" stands for a noun said before it, and is no word the answer must repeat
+    honour = (
+        "The may minutes end with a vote letting the harbour master accept an honour - which one, and from which city?"
+    )
+    assert (
+        _asked(honour, "The board let the harbour master accept the Silver Anchor awarded by the city of Leith.")
+        is None
+    )
+
+
+def test_a_share_of_things_or_a_name_s_digits_count_none_of_them() -> None:
+    question = "How many customer requests went unanswered during the COVID-19 closures?"
+    for about in (
+        "Before COVID-19, the archive answered 95 percent of customer requests on time.",
+        "The archive has a substantial number of unanswered requests from the COVID-19 closures.",
+    ):
+        reason = _asked(question, about)
+        assert reason is not None and "count of customer" in reason, about
+    assert _asked(question, "During the closures, 41,000 customer requests went unanswered.") is None
+
+
+def test_a_figure_the_question_quotes_is_not_the_figure_it_asks() -> None:
+    """ "Of the roughly 170 berths reviewed, how many were closed?" is not answered by the 170 it
+    quotes (`measures.unasked_figures`); a partitive or a copula before the counted noun still says
+    what is counted, and small counts written in words count."""
+    question = "of the roughly 170 berths the harbour reviewed, how many did it decide to close?"
+    reason = _asked(question, "The harbour reviewed approximately 170 berths to decide which could be closed.")
+    assert reason is not None and "count of berths" in reason
+    assert _asked(question, "Of the berths reviewed, the harbour closed 12 berths.") is None
+    copula = "of the 1,328 permits in the register, how many were crane permits?"
+    reason = _asked(copula, "The register held 1,328 permits, among them crane permits.")
+    assert reason is not None and "count of crane permits" in reason
+    assert _asked("How many proposals did the plan submit?", "The plan called to submit two proposals.") is None
