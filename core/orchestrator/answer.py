@@ -313,14 +313,14 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
 
 
 def writes(text: str, name: Name) -> bool:
-    """Whether `text` writes a name the question uses: in one of its forms, part by part ("Manager
-    for Domestic Operations, System Open Market Account"), spelled out ("APP" in a title reading
-    "Annual Performance Plan"), led by a body's short form ("FOMC Vice Chairman"), or a person's
-    by honorific and surname ("Ms. George")."""
+    """Whether `text` writes a name the question uses: in one of its forms, part by part ("Manager for Domestic
+    Operations, System Open Market Account"), spelled out ("APP" in a title reading "Annual Performance Plan"), by
+    the acronym of either order ("DOC" for "Commerce Department", `other_order`), led by a body's short form ("FOMC
+    Vice Chairman"), or a person's by honorific and surname ("Ms. George")."""
     return (
         mentions(text, name.variants)
         or written_in_parts(text, name.text)
-        or acronym_spelled(name.text, text)
+        or any(acronym_spelled(form, text) for form in (name.text, other_order(name.text)))
         or led_by_acronym(text, name.text)
         or by_honorific(text, name.text)
         or with_initials(text, name.text)

@@ -46,6 +46,9 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     plan = "Monitor the eight states for their implementation of Individuals with Disabilities Education Act rules."
     assert writes(plan, name("IDEA"))
     assert writes("The Bureau of the Fiscal Service paid it.", name("BFS"))
+    # a name asked in one order ("Commerce Department") that the text writes by the other's acronym
+    assert writes("Strategic Plan 2022-2026 — DOC: Expand data products.", name("Commerce Department"))
+    assert not writes("Strategic Plan 2022-2026 — DOL: Expand data products.", name("Commerce Department"))
     assert not writes("Individuals with disabilities were educated.", name("IDEA"))
     # a table writes the body by its initials; the question spells it out
     table = "Employee Engagement Index - HUD 61.40 62.00 Employee Engagement Index - DOE 63.40 64.90"
