@@ -13,12 +13,10 @@ from core.orchestrator.compose import structured_draft
 from core.orchestrator.measures import measure_missing
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
-    acronym_spelled,
     asked_signals,
-    by_honorific,
     checked_missing,
+    content_terms,
     found_terms,
-    led_by_acronym,
     mentions,
     name_forms,
     other_order,
@@ -26,8 +24,7 @@ from core.orchestrator.support import (
     states_sources,
     support_score,
     term_share,
-    with_initials,
-    written_in_parts,
+    writes,
 )
 from core.ports import Embedder
 from core.prompts import reflection as reflection_prompt
@@ -36,6 +33,7 @@ from core.prompts.common import source_block
 from core.text import stem
 from core.text import words as written_words
 from core.understanding import quarter_just_past, quarter_of, quarter_window, question_parts
+from core.understanding.premise import PROPER_TERMS, premise
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -187,6 +185,7 @@ class AnswerWriter:
         words = max(
             len(found & set(judged)) / len(judged) if judged else 1.0,
             term_share([t for t in terms_revised if t not in ids], cited_text),
+            _proper_share(original, cited_text, ids),
         )
         update: dict[str, object] = {}
         graded = False  # a model graded the support
@@ -274,6 +273,20 @@ class AnswerWriter:
         return measure_missing(state, body, cited)
 
 
+def _proper_share(question: str, text: str, free: set[str]) -> float:
+    """The share of the question proper's words (`premise`; not the `free` ones) that `text` carries;
+    0 when the message states no premise or its question proper names too little of its own
+    (`PROPER_TERMS`).
+
+    General case: a premise may be in the person's own words ("sept 2013 - the fed surprised everyone
+    by not tapering. who dissented and why?"); the documents need not write them, only what is asked."""
+    stated, asked = premise(question)
+    terms = [t for t in content_terms(asked) if t not in free]
+    if not stated or len(terms) < PROPER_TERMS:
+        return 0.0
+    return len(found_terms(terms, text)) / len(terms)
+
+
 def _full_names(state: GraphState) -> list[Name]:
     """Names of several words the cited text must write, beyond those steering requires (`_gate`),
     in either order (`support.other_order`: "the Labor Department" is written "Department of
@@ -310,21 +323,6 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
         return False  # not a calendar quarter
     evidence = [e for e in state.evidence if e.chunk_id in cited]
     return any(quarter_just_past(quarter, end, e.date, _cited_text(e)) for e in evidence)
-
-
-def writes(text: str, name: Name) -> bool:
-    """Whether `text` writes a name the question uses: in one of its forms, part by part ("Manager for Domestic
-    Operations, System Open Market Account"), spelled out ("APP" in a title reading "Annual Performance Plan"), by
-    the acronym of either order ("DOC" for "Commerce Department", `other_order`), led by a body's short form ("FOMC
-    Vice Chairman"), or a person's by honorific and surname ("Ms. George")."""
-    return (
-        mentions(text, name.variants)
-        or written_in_parts(text, name.text)
-        or any(acronym_spelled(form, text) for form in (name.text, other_order(name.text)))
-        or led_by_acronym(text, name.text)
-        or by_honorific(text, name.text)
-        or with_initials(text, name.text)
-    )
 
 
 def _about_the_names(

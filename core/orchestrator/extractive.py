@@ -21,7 +21,7 @@ from core.orchestrator.support import content_terms, found_terms, mentions, term
 from core.text import FIELD, LEADER, MACHINE_ID, split_sentences, stem, words
 from core.understanding import answer_kind, holds
 from core.understanding.counting import counted, counts
-from core.understanding.premise import premise
+from core.understanding.premise import PROPER_TERMS, premise
 
 Candidate = tuple[int, str]  # (index of the evidence, sentence)
 
@@ -37,8 +37,6 @@ REPEAT_OVERLAP = 0.6
 # are the premise's) ranks this much lower.
 ECHO_WEIGHT = 0.15
 ECHO_SHARE = 0.5
-# A question proper with fewer content words than this names no subject of its own ("What was it?").
-ASKED_TERMS = 2
 MAX_ALSO_CITED = 2
 
 
@@ -83,7 +81,7 @@ def rank(
     # question proper names no subject of its own ("… an event on July 15. What was it?").
     stated, asked = premise(question)
     terms = content_terms(asked)
-    if len(terms) < ASKED_TERMS:
+    if len(terms) < PROPER_TERMS:
         stated, terms = "", content_terms(question)
     given = [t for t in content_terms(stated) if t not in set(terms)]
     scores = [

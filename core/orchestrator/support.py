@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from core.calibration import Calibration
+from core.orchestrator.asked_names import Name
 from core.orchestrator.guardrails import REDACTION_MARK
 from core.prompts.synthesis import MARK
 from core.text import dotted, initials, key_terms, split_sentences, stems, words
@@ -371,3 +372,18 @@ def states_sources(answer: str, headings: Sequence[str], passages: Sequence[str]
     if len(found_terms(content_terms(body), text)) < MIN_STATED:
         raise ValueError("states nothing of its sources' text")
     return answer
+
+
+def writes(text: str, name: Name) -> bool:
+    """Whether `text` writes a name the question uses: in one of its forms, part by part ("Manager for Domestic
+    Operations, System Open Market Account"), spelled out ("APP" in a title reading "Annual Performance Plan"), by
+    the acronym of either order ("DOC" for "Commerce Department", `other_order`), led by a body's short form ("FOMC
+    Vice Chairman"), or a person's by honorific and surname ("Ms. George")."""
+    return (
+        mentions(text, name.variants)
+        or written_in_parts(text, name.text)
+        or any(acronym_spelled(form, text) for form in (name.text, other_order(name.text)))
+        or led_by_acronym(text, name.text)
+        or by_honorific(text, name.text)
+        or with_initials(text, name.text)
+    )

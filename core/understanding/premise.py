@@ -19,6 +19,11 @@ _ASKS = re.compile(rf"^\s*(?:and\s+|so\s+)?(?:{_ASKING})\b", re.I)
 _SCENE = re.compile(r"^\s*(?:when|after|before|once|while|since|following)\b", re.I)
 
 
+PROPER_TERMS = 2
+"""A question proper with fewer content words than this names no subject of its own ("… an event on
+July 15. What was it?"): its premise's words are what it asks about."""
+
+
 def premise(question: str) -> tuple[str, str]:
     """(what the message states before it asks, the question proper); ("", question) when it only
     asks. The lead may be a scene-setting clause ("When the Committee raised …,") but not a question

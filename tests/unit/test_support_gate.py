@@ -6,10 +6,10 @@ from __future__ import annotations
 import datetime as dt
 
 from core.contracts import Citation, Evidence, ExecutionPlan
-from core.orchestrator.answer import writes
 from core.orchestrator.asked_names import Name
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Steering
+from core.orchestrator.support import writes
 from core.understanding import quarter_mentions
 from tests.answer_writer import TURN, WRITER
 
@@ -125,3 +125,34 @@ async def test_a_word_the_facets_resolved_need_not_be_written_by_the_passage() -
     reason = await withheld([])
     assert reason is not None and "too little of the question" in reason
     assert await withheld(["wob"]) is None
+
+
+async def test_a_premise_in_the_person_s_own_words_need_not_be_written_by_the_passage() -> None:
+    """ "sept 2013 - the harbour board surprised everyone by not raising fees. who dissented and why?":
+    the passage that answers need not write the premise's words, only the question proper's."""
+    text = "Ms. Grey dissented because she saw the fee freeze as a risk to the dredging budget."
+    evidence = Evidence(
+        doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Minutes of the board",
+        collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
+    )  # fmt: skip
+    citation = Citation(n=1, doc_id="d1", chunk_id="c1", title="Minutes of the board", snippet=text, relevance=0.9)
+
+    async def withheld(question: str) -> str | None:
+        state = GraphState(
+            turn=TURN,
+            plan=ExecutionPlan(original_query=question, revised_query=question),
+            evidence=[evidence],
+            draft=Draft(text=f"{text} [1]", citations=[citation]),
+            occasion=True,
+        )
+        reflection = (await WRITER.reflect(state))["reflection"]
+        assert isinstance(reflection, Reflection)
+        return reflection.unsupported
+
+    premised = (
+        "sept 2013 - the harbour surprised everyone by not raising tolls. who dissented and why, per the minutes?"
+    )
+    assert await withheld(premised) is None
+    # the same words asked without a premise are judged as a whole
+    reason = await withheld("did the harbour surprise everyone by not raising tolls, and who dissented in the minutes?")
+    assert reason is not None and "too little of the question" in reason
