@@ -41,9 +41,9 @@ _MARKER = re.compile(
 )
 # A message that asks a question of its own ("and what was the staff's forecast …"), perhaps after
 # phrases set off by a comma or dash that set where to look ("per the minutes of that meeting, what …",
-# "the one right after it, 6.2.5 - what …"), a preposition ("by how
-# much …", "to what level …") or an adverb that hedges or links it ("roughly how many …", "so what …");
-# "anyone dissent?" asks with its auxiliary left out.
+# "the one right after it, 6.2.5 - what …"), a preposition ("by how much …", "to what level …") or an
+# adverb that hedges or links it ("roughly how many …", "so what …"); "anyone dissent?" asks with its
+# auxiliary left out.
 _ASKS = re.compile(
     r"^\s*(?:[^,?]{1,60}(?:,|\s[-\u2013\u2014]+)\s*){0,2}"
     r"(?:(?:by|to|at|in|for|from|on|with|after|before|during|since|until|under)\s+)?"
@@ -70,7 +70,8 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 # The occasion next to the last one: "the next meeting", "the following statement", "the meeting
-# (right) after that one", "the one before that" ("the next fiscal year" is a counted period, `_RELATIVE`).
+# (right) after that one", "the one before that" ("the next fiscal year" is a counted period,
+# `_RELATIVE`).
 _NEIGHBOUR = re.compile(
     rf"\bthe\s+(?:(?P<d1>{_LATER}|{_EARLIER})\s+(?P<n1>[a-z][\w-]*)"
     rf"|(?P<n2>[a-z][\w-]*)\s+(?:(?:right|just|immediately|directly)\s+)?(?P<d2>after|before)\s+(?:that|this|it)"
@@ -146,7 +147,9 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
     - another name: "same question for the HHS plan" after "… in DOL's plan?";
     - a question of its own pointing back at the last period: "… at that meeting?" reads that meeting;
     - a question of its own, with no period, about someone or something the last reply named: it
-      continues the last question's period (`about_the_reply`).
+      continues the last question's period (`about_the_reply`);
+    - a question of its own that opens with "and", "so" or "also" (`_LINKED`): it goes on in the last
+      question's scope, its names and date (`_in_the_last_scope`).
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
