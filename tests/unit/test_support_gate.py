@@ -99,60 +99,44 @@ def test_a_quarter_just_past_is_written_without_its_year() -> None:
     assert reason is not None and "not about Q4 2017" in reason
 
 
+async def _withheld(question: str, text: str, title: str, mentions: tuple[str, ...] = ()) -> str | None:
+    """Why `reflect` withholds an answer that cites `text` (titled `title`) inside one occasion, or None."""
+    evidence = Evidence(
+        doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title=title,
+        collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
+    )  # fmt: skip
+    citation = Citation(n=1, doc_id="d1", chunk_id="c1", title=title, snippet=text, relevance=0.9)
+    state = GraphState(
+        turn=TURN,
+        plan=ExecutionPlan(original_query=question, revised_query=question),
+        evidence=[evidence],
+        draft=Draft(text=f"{text} [1]", citations=[citation]),
+        steering=Steering(mentions=list(mentions)),
+        occasion=True,
+    )
+    reflection = (await WRITER.reflect(state))["reflection"]
+    assert isinstance(reflection, Reflection)
+    return reflection.unsupported
+
+
 async def test_a_word_the_facets_resolved_need_not_be_written_by_the_passage() -> None:
     """ "commerce" chose the Commerce plan (titled "— DOC"): its passages need not write the word."""
     question = "wob kpi 5.5.5 berth timeliness - which letters stand for which words?"
     text = "KPI 5.5.5 Berth Timeliness Percentage of normal priority Berth Turn Requests (BTR) completed on time"
-    evidence = Evidence(
-        doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Strategic Plan — HB",
-        collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
-    )  # fmt: skip
-    citation = Citation(n=1, doc_id="d1", chunk_id="c1", title="Strategic Plan — HB", snippet=text, relevance=0.9)
-
-    async def withheld(mentions: list[str]) -> str | None:
-        state = GraphState(
-            turn=TURN,
-            plan=ExecutionPlan(original_query=question, revised_query=question),
-            evidence=[evidence],
-            draft=Draft(text=f"{text} [1]", citations=[citation]),
-            steering=Steering(mentions=mentions),
-            occasion=True,
-        )
-        reflection = (await WRITER.reflect(state))["reflection"]
-        assert isinstance(reflection, Reflection)
-        return reflection.unsupported
-
-    reason = await withheld([])
+    reason = await _withheld(question, text, "Strategic Plan — HB")
     assert reason is not None and "too little of the question" in reason
-    assert await withheld(["wob"]) is None
+    assert await _withheld(question, text, "Strategic Plan — HB", ("wob",)) is None
 
 
 async def test_a_premise_in_the_person_s_own_words_need_not_be_written_by_the_passage() -> None:
     """ "sept 2013 - the harbour board surprised everyone by not raising fees. who dissented and why?":
     the passage that answers need not write the premise's words, only the question proper's."""
     text = "Ms. Grey dissented because she saw the fee freeze as a risk to the dredging budget."
-    evidence = Evidence(
-        doc_id="d1", chunk_id="c1", kind="segment", text=text, snippet=text, title="Minutes of the board",
-        collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
-    )  # fmt: skip
-    citation = Citation(n=1, doc_id="d1", chunk_id="c1", title="Minutes of the board", snippet=text, relevance=0.9)
-
-    async def withheld(question: str) -> str | None:
-        state = GraphState(
-            turn=TURN,
-            plan=ExecutionPlan(original_query=question, revised_query=question),
-            evidence=[evidence],
-            draft=Draft(text=f"{text} [1]", citations=[citation]),
-            occasion=True,
-        )
-        reflection = (await WRITER.reflect(state))["reflection"]
-        assert isinstance(reflection, Reflection)
-        return reflection.unsupported
-
     premised = (
         "sept 2013 - the harbour surprised everyone by not raising tolls. who dissented and why, per the minutes?"
     )
-    assert await withheld(premised) is None
+    assert await _withheld(premised, text, "Minutes of the board") is None
     # the same words asked without a premise are judged as a whole
-    reason = await withheld("did the harbour surprise everyone by not raising tolls, and who dissented in the minutes?")
+    whole = "did the harbour surprise everyone by not raising tolls, and who dissented in the minutes?"
+    reason = await _withheld(whole, text, "Minutes of the board")
     assert reason is not None and "too little of the question" in reason
