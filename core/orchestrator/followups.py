@@ -30,7 +30,8 @@ from core.understanding.periods import (
 )
 
 # Acknowledgements that may open a follow-up ("ok, and …", "thanks - what about …").
-_ACK = r"(?:(?:ok(?:ay)?|so|right|thanks|thank\s+you|great|cool|got\s+it|perfect)\b[\s,.!:;-]*)*"
+_ONE_ACK = r"(?:(?:ok(?:ay)?|so|right|thanks|thank\s+you|great|cool|got\s+it|perfect)\b[\s,.!:;-]*)"
+_ACK = rf"{_ONE_ACK}*"
 _MARKER = re.compile(
     rf"^\s*{_ACK}(?:"
     r"(?:and\s+)?(?:what|how)\s+about"
@@ -55,7 +56,7 @@ _ASKS = re.compile(
 # that was?", "ok, so what did the Committee decide?", "also, who dissented?"): it goes on in the
 # last question's period (general case: a coordinating conjunction at a turn's start continues the
 # turn before).
-_LINKED = re.compile(rf"^\s*{_ACK[:-1]}?(?<![\w])(?:and|also|so|plus)\b(?!\s+(?:on|forth)\b)", re.IGNORECASE)
+_LINKED = re.compile(rf"^\s*{_ONE_ACK}?(?:and|also|so|plus)\b(?!\s+(?:on|forth)\b)", re.IGNORECASE)
 # A period counted from the last question's: "the year after that", "the following quarter",
 # "a year earlier", "two years before", "the previous year".
 _LATER = r"after|later|following|next|subsequent"

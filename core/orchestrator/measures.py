@@ -65,20 +65,18 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     # what is asked ("how much time off comes with a newborn?" → "new parent paid leave").
     reformulated = any(s.stage == "reformulate" and s.path == "llm" for s in state.llm_steps)
     understood = [question, state.plan.revised_query] if reformulated else [question]
-    checks: list[tuple[bool, Callable[[str, str, set[str]], bool], str]] = [
-        (asks_share(question), shares_it, "states no percentage or share of what the question asks about"),
-        (asks_date(question), dates_it, "states no date of what the question asks about"),
-        (asks_money(question), prices_it, "states no amount of money for what the question asks about"),
-        (asks_value(question), values_it, "states no figure for what the question asks about"),
-        (asks_amount(question), amounts_it, "states no amount of what the question asks about"),
-        (
-            asks_name(question) or _asks_who_after_premise(question),
-            names_one,
-            "names nothing the question does not already name",
-        ),
+    # Figures are read without those the question quotes (`bare`); a date's year and a name may be
+    # the question's own (`body`).
+    named = asks_name(question) or _asks_who_after_premise(question)
+    checks: list[tuple[bool, Callable[[str, str, set[str]], bool], str, str]] = [
+        (asks_share(question), shares_it, bare, "states no percentage or share of what the question asks about"),
+        (asks_date(question), dates_it, body, "states no date of what the question asks about"),
+        (asks_money(question), prices_it, bare, "states no amount of money for what the question asks about"),
+        (asks_value(question), values_it, bare, "states no figure for what the question asks about"),
+        (asks_amount(question), amounts_it, bare, "states no amount of what the question asks about"),
+        (named, names_one, body, "names nothing the question does not already name"),
     ]
-    for asked, gives, missing in checks:
-        said = body if gives in (dates_it, names_one) else bare  # a date's year may be the question's
+    for asked, gives, said, missing in checks:
         if asked and not any(gives(q, said, given) for q in understood):
             return f"the answer {missing}"
     item = unfilled_item(question, [e.text for e in state.evidence if e.chunk_id in cited])
