@@ -160,7 +160,8 @@ def split_sentences(text: str) -> list[str]:
     Hard-wrapped lines of a paragraph are joined first; list items, table rows, headings, form
     fields ("Registration: N5921D") and labels ("Stakeholder(s):") start units of their own.
     Sentence boundaries come from nupunkt's Punkt model, which knows abbreviations and initials
-    ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training; a short field stays whole.
+    ("Mr. Poole", "Thomas M. Hoenig", "e.g.") from its training; a short field stays whole. An item's
+    number that ends a sentence heads the next (`_labels_forward`).
     """
     units: list[str] = []
     for line in text.splitlines():
@@ -177,7 +178,27 @@ def split_sentences(text: str) -> list[str]:
             sentences.append(unit)
         elif unit:
             sentences.extend(part.strip() for part in sent_tokenize(unit) if isinstance(part, str) and part.strip())
-    return sentences
+    return _labels_forward(sentences)
+
+
+_ITEM_LABEL = re.compile(r"^(.*?)\s*((?:[A-Z][\w-]*\s+)?\d{1,2}(?:\.\d{1,3}){2,}\.?)$", re.DOTALL)
+"""A sentence that ends with an item's number of three levels or more, with the capitalised word before
+it ("… early warning 1.1.2.", "… Actual Strategy 1.1.3.", "ETA 1.1.1.2.")."""
+
+
+def _labels_forward(parts: list[str]) -> list[str]:
+    """The sentences with each item label that ends one moved to the start of the next.
+
+    General case: a plan's numbered items are headed by their number ("1.1.2. Supply Chains Increase
+    the resilience …"); as a PDF extracts the page, the number's full stop reads as the end of the
+    sentence before, so the number would be read as the previous item's. A figure with one decimal
+    point ("rose to 1.36.") is no such number."""
+    out = list(parts)
+    for i in range(len(out) - 1):
+        match = _ITEM_LABEL.match(out[i])
+        if match:
+            out[i], out[i + 1] = match[1], f"{match[2]} {out[i + 1]}"
+    return [part for part in out if part]
 
 
 def _continues(unit: str, line: str) -> bool:

@@ -7,7 +7,7 @@ import re
 from core.calibration import Calibration
 from core.contracts import Coverage, Evidence
 from core.llm.gateway import LlmGateway
-from core.orchestrator import extractive
+from core.orchestrator import discourse, extractive
 from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
 from core.orchestrator.measures import measure_missing
@@ -103,7 +103,7 @@ class AnswerWriter:
             chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen)
         chosen = extractive.role_first(question, ranked, chosen, evidence)
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
-        chosen = extractive.continued(chosen, found)
+        chosen = discourse.continued(chosen, found, question)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in state.steering.required():
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

@@ -9,7 +9,6 @@ William Poole" for "who voted against?".
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 
 from core.calibration import Calibration
@@ -240,63 +239,26 @@ def naming_first(
     ranked: Sequence[tuple[float, Candidate]], chosen: list[Candidate], ids: Sequence[Name]
 ) -> list[Candidate]:
     """When no chosen sentence writes the ids the question quotes, the best-ranked one that writes
-    them all leads the answer.
+    them all leads the answer; when none writes them all, each id's best-ranked sentence leads, in
+    the question's order, unless a chosen sentence writes that id.
 
     General case: "measure 2.2.B: what's the target?" is answered by the row of item 2.2.B; in a
     table of like items, another item's row ("2.4.D Student Aid App Downloads … Target") can lie
-    nearer in meaning and words."""
+    nearer in meaning and words. "What do objectives 2.3.3 and 4.3.4 each cover?" asks of two
+    entries, which no one sentence holds."""
     if not ids or any(all(mentions(c[1], n.variants) for n in ids) for c in chosen):
         return chosen
     naming = [c for _, c in ranked if all(mentions(c[1], n.variants) for n in ids)]
-    return [naming[0], *(c for c in chosen if c != naming[0])][:MAX_SENTENCES] if naming else chosen
-
-
-# A sentence that opens by pointing back: with a demonstrative ("This reflected …", "In part, this
-# development …"), with an opening phrase built on one or on a possessive pronoun ("For these reasons,
-# …", "Views differed on this issue, but …", "In his view, …") or with a personal pronoun for whom the
-# sentence before named ("He judged …").
-_POINTS_BACK = re.compile(
-    r"^(?:(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such)\b"
-    r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?,"
-    r"|(?:he|she|they)\s)",
-    re.IGNORECASE,
-)
-
-
-def continued(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
-    """The chosen sentences, each with the neighbour of its passage that "this" or "these" joins it to:
-    the sentence before it when it opens by pointing back, and the next one when that one opens so;
-    while the answer has room (MAX_SENTENCES), and one even when it has none: none of the chosen
-    makes way, and a sentence that cannot be read without its neighbour ("Views differed on this
-    issue, but most supported …" after the issue) may take the answer one past MAX_SENTENCES.
-
-    General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
-    could be attributed to …": what a sentence reports is often explained, qualified or dated by the
-    next one, which says what it is about only through "this" or "these"; read alone, the first names
-    the event and the second, which holds the why or the how much, ranks low. The other way round,
-    "These purchases … resulted in a retracement" chosen alone does not say which purchases: the
-    sentence before it does.
-    """
-    out: list[Candidate] = []
-    room = max(MAX_SENTENCES - len(chosen), 1)
-
-    def free(neighbour: Candidate, candidate: Candidate) -> bool:
-        """A sentence of the candidate's own passage, not already in the answer."""
-        return neighbour[0] == candidate[0] and neighbour not in [*chosen, *out]
-
-    for candidate in chosen:
-        at = found.index(candidate) if candidate in found else -1
-        before = found[at - 1] if at > 0 else None
-        if room > 0 and before is not None and free(before, candidate) and _POINTS_BACK.match(candidate[1]):
-            out.append(before)
-            room -= 1
-        if candidate not in out:
-            out.append(candidate)
-        after = found[at + 1] if 0 <= at < len(found) - 1 else None
-        if room > 0 and after is not None and free(after, candidate) and _POINTS_BACK.match(after[1]):
-            out.append(after)
-            room -= 1
-    return out
+    if naming:
+        return [naming[0], *(c for c in chosen if c != naming[0])][:MAX_SENTENCES]
+    leads: list[Candidate] = []
+    for name in ids:
+        if any(mentions(c[1], name.variants) for c in chosen):
+            continue
+        own = next((c for _, c in ranked if mentions(c[1], name.variants)), None)
+        if own is not None and own not in leads:
+            leads.append(own)
+    return [*leads, *(c for c in chosen if c not in leads)][: max(MAX_SENTENCES, len(leads))]
 
 
 def compose(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from core.contracts import Evidence
 from core.orchestrator.asked_names import names_in
+from core.orchestrator.discourse import continued
 from core.orchestrator.evidence import counting, supporting
-from core.orchestrator.extractive import MAX_SENTENCES, candidates, continued, naming_first, rank, restates
+from core.orchestrator.extractive import MAX_SENTENCES, candidates, naming_first, rank, restates
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
 from core.understanding.premise import premise as split_premise
@@ -77,6 +78,17 @@ def test_the_row_of_the_item_a_question_quotes_leads_the_answer() -> None:
     # A chosen sentence that writes the item stays as it is; no id, no change.
     assert naming_first(ranked, [asked], ids) == [asked]
     assert naming_first(ranked, [other], []) == [other]
+
+
+def test_each_item_a_question_quotes_leads_with_its_own_entry_when_none_writes_both() -> None:
+    ids = [n for n in names_in("harbour plan: what do objectives 2.3.3 and 4.3.4 each cover?") if n.identifier]
+    other = (0, "6.3.3. Stakeholders Senior harbour leaders.")
+    first = (1, "2.3.3. Workplaces Conduct berth workplace enforcement.")
+    second = (2, "4.3.4. Maritime Defense Conduct maritime defense operations.")
+    ranked = [(0.9, other), (0.6, second), (0.5, first)]
+    assert naming_first(ranked, [other], ids) == [first, second, other]
+    # an id a chosen sentence writes keeps its place
+    assert naming_first(ranked, [first, other], ids) == [second, first, other]
 
 
 def test_an_opening_phrase_or_pronoun_that_points_back_joins_the_sentence_before() -> None:

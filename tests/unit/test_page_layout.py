@@ -145,3 +145,20 @@ def test_fields_are_sentences_of_their_own_and_answer_candidates_however_short()
     found = [sentence for _, sentence in candidates([passage], "How badly was N5921D damaged?")]
     # A short field is a candidate when the question names its label.
     assert "Aircraft Damage: Substantial" in found and "Registration: N5921D" not in found
+
+
+def test_an_item_number_that_ends_a_sentence_heads_the_next() -> None:
+    """A plan's item is headed by its number; as extracted, the number's full stop ends the sentence
+    before, so the number would be read as the previous item's."""
+    text = (
+        "Forecast emerging harbour threats and provide early warning _63ec222e 1.1.2.\n"
+        "Enablement Integrate threat information across the harbour. The berth score rose to 1.36.\n"
+        "Stakeholder(s): Pilots _638eb854 Strategy 1.1.3.\nTraining Prepare harbour workers for the berths of the coming decade."
+    )
+    assert split_sentences(text) == [
+        "Forecast emerging harbour threats and provide early warning _63ec222e",
+        "1.1.2. Enablement Integrate threat information across the harbour.",
+        "The berth score rose to 1.36.",
+        "Stakeholder(s): Pilots _638eb854",
+        "Strategy 1.1.3. Training Prepare harbour workers for the berths of the coming decade.",
+    ]

@@ -1,0 +1,99 @@
+"""Which sentences of a passage read together: an answer's chosen sentences with the neighbours that
+say what they are about, or go on with what they begin.
+
+General case: writers spread one point over a few sentences. "Ms. George dissented because she
+viewed policy as too accommodative. In particular, the current stance could lead to a mispricing of
+risk." The first names the point, the second holds its detail; read alone, the second ranks low and
+the first answers only half the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.orchestrator.extractive import MAX_SENTENCES, Candidate
+from core.orchestrator.support import content_terms, found_terms
+
+# A sentence that opens by pointing back: with a demonstrative ("This reflected …", "In part, this
+# development …"), with an opening phrase built on one or on a possessive pronoun ("For these reasons,
+# …", "Views differed on this issue, but …", "In his view, …"), with a personal pronoun for whom the
+# sentence before named ("He judged …", "However, they agreed …"), or with a connective that details
+# or draws the consequence of the sentence before ("In particular, …", "Accordingly, …").
+_POINTS_BACK = re.compile(
+    r"^(?:(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such|he|she|they)\b"
+    r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?,"
+    r"|(?:in\s+particular|specifically|accordingly|as\s+a\s+result|consequently|for\s+example|for\s+instance),)",
+    re.IGNORECASE,
+)
+
+QUESTION_ECHO = 0.75
+"""A sentence at least this share of whose content words the question writes says what is asked about,
+not the answer ("In contrast, the European Central Bank took some initial steps toward scaling back
+emergency lending." for "what initial steps did the ECB take toward scaling back emergency lending?"):
+the sentence after it, which says what they were ("It announced that the one-year refinancing
+operation … would be its last"), joins it."""
+MIN_ECHO_TERMS = 3  # a heading of a word or two ("Table 7.02E") echoes nothing
+
+
+def points_back(sentence: str) -> bool:
+    """True when the sentence says what it is about only through the one before it (`_POINTS_BACK`)."""
+    return _POINTS_BACK.match(sentence) is not None
+
+
+def echoes(question: str, sentence: str) -> bool:
+    """True when the sentence's content words are mostly the question's own (`QUESTION_ECHO`)."""
+    own = content_terms(sentence)
+    return len(own) >= MIN_ECHO_TERMS and len(found_terms(own, question)) >= QUESTION_ECHO * len(own)
+
+
+def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question: str = "") -> list[Candidate]:
+    """The chosen sentences, each with the neighbours of its passage that read with it: the sentence
+    before it when it opens by pointing back; the sentences after it, one by one, while each opens so,
+    and the first after one that only echoes the question (`echoes`); and a sentence of the passage
+    that lies between two of the answer's. All while the answer has room (MAX_SENTENCES), and one even
+    when it has none: none of the chosen makes way, and a sentence that cannot be read without its
+    neighbour ("Views differed on this issue, but most supported …" after the issue) may take the
+    answer one past MAX_SENTENCES.
+
+    General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
+    could be attributed to …": what a sentence reports is often explained, qualified or dated by the
+    next one, which says what it is about only through "this" or "these"; read alone, the first names
+    the event and the second, which holds the why or the how much, ranks low. The other way round,
+    "These purchases … resulted in a retracement" chosen alone does not say which purchases: the
+    sentence before it does. A point made over three sentences ("Mr. Kashkari dissented … In his view,
+    … He preferred to await …") is read whole."""
+    out: list[Candidate] = []
+    room = max(MAX_SENTENCES - len(chosen), 1)
+
+    def free(neighbour: Candidate, candidate: Candidate) -> bool:
+        """A sentence of the candidate's own passage, not already in the answer."""
+        return neighbour[0] == candidate[0] and neighbour not in [*chosen, *out]
+
+    for candidate in chosen:
+        at = found.index(candidate) if candidate in found else -1
+        before = found[at - 1] if at > 0 else None
+        if room > 0 and before is not None and free(before, candidate) and points_back(candidate[1]):
+            out.append(before)
+            room -= 1
+        if candidate not in out:
+            out.append(candidate)
+        told = bool(question) and echoes(question, candidate[1])
+        while room > 0 and 0 <= at < len(found) - 1 and free(found[at + 1], candidate):
+            if not (told or points_back(found[at + 1][1])):
+                break
+            out.append(found[at + 1])
+            room, at, told = room - 1, at + 1, False
+    return _between(out, found) if len(out) <= MAX_SENTENCES else out
+
+
+def _between(out: list[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
+    """`out` with each sentence that lies alone between two of its sentences of one passage, after
+    the first of them, while it has no more than MAX_SENTENCES + 1."""
+    for i in range(1, len(found) - 1):
+        gap, before, after = found[i], found[i - 1], found[i + 1]
+        if len(out) > MAX_SENTENCES or gap in out or not (before in out and after in out):
+            continue
+        if before[0] == gap[0] == after[0]:
+            out.insert(out.index(before) + 1, gap)
+    return out

@@ -1,0 +1,69 @@
+"""Which sentences of a passage read together (`core.orchestrator.discourse`): a point made over a few
+sentences is answered whole."""
+
+from __future__ import annotations
+
+from core.contracts import Evidence
+from core.orchestrator.discourse import continued
+from core.orchestrator.extractive import candidates
+
+
+def _sentences(text: str, question: str = "What happened at the harbour board?") -> list[tuple[int, str]]:
+    passage = Evidence(
+        doc_id="d1",
+        chunk_id="c1",
+        text=text,
+        snippet=text[:40],
+        title="Harbour board record",
+        collection="default",
+        round_id=1,
+        query=question,
+        mode="hybrid",
+        relevance=0.6,
+    )
+    return candidates([passage], question)
+
+
+def test_a_point_made_over_several_sentences_that_point_back_is_read_whole() -> None:
+    found = _sentences(
+        "Mr. Alvarez dissented because he preferred to keep berth fees unchanged. In his view, recent "
+        "cargo data had raised doubts about the outlook. He preferred to await evidence that the decline "
+        "in cargo was temporary. Members then discussed the dredging schedule."
+    )
+    dissent, view, await_, dredging = found
+    assert continued([dissent], found) == [dissent, view, await_]
+    assert dredging not in continued([dissent], found)
+
+
+def test_a_connective_that_details_the_sentence_before_joins_it() -> None:
+    found = _sentences(
+        "Ms. Okafor dissented because she viewed berth fees as too low. In particular, low fees could "
+        "lead to a mispricing of risk. Accordingly, she favoured a review of the fee schedule."
+    )
+    because, particular, accordingly = found
+    assert continued([because], found) == [because, particular, accordingly]
+    assert continued([accordingly], found) == [particular, accordingly]
+
+
+def test_the_sentence_after_one_that_only_echoes_the_question_joins_it() -> None:
+    question = "What initial steps did the harbour board take toward scaling back emergency lending?"
+    found = _sentences(
+        "In contrast, the harbour board took some initial steps toward scaling back emergency lending. "
+        "It announced that the one-year berth loan would be its last. Cargo volumes rose in the autumn.",
+        question,
+    )
+    echo, steps, cargo = found
+    assert continued([echo], found, question) == [echo, steps]
+    # without the question, or when the chosen sentence says more than the question, no neighbour joins
+    assert continued([echo], found) == [echo]
+    assert continued([cargo], found, question) == [cargo]
+
+
+def test_a_sentence_between_two_of_the_answer_s_sentences_joins_them() -> None:
+    found = _sentences(
+        "The board raised berth fees by 2 percent. Shipping lines had asked for a delay until spring. "
+        "The board agreed to review the fees in June. Members then discussed the dredging schedule."
+    )
+    raised, delay, review, dredging = found
+    assert continued([raised, review], found) == [raised, delay, review]
+    assert continued([raised, dredging], found) == [raised, dredging]
