@@ -9,8 +9,8 @@ import re
 
 from core.contracts import Contract
 from core.orchestrator.guardrails import REDACTION_MARK
-from core.text import STOPWORDS, words
-from core.understanding import MONTHS, quarter_mentions, quarter_window, quarters
+from core.text import STOPWORDS, without_clitic, words
+from core.understanding import MONTHS, is_date_word, quarter_mentions, quarter_window, quarters
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS
 
 _DAYS = {d.lower() for d in calendar.day_name}
@@ -106,3 +106,29 @@ more, so never a figure ("4.4 points") nor a date; a question quoting it asks ab
 def _is_product_id(word: str) -> bool:
     """Letters and digits together ("k-450", "e04"), but not a quarter ("q3")."""
     return bool(re.search(r"[a-z]", word)) and bool(re.search(r"\d", word)) and not re.fullmatch(r"q[1-4]", word)
+
+
+def name_runs(question: str, free: set[str]) -> list[re.Pattern[str]]:
+    """The question's names after its first word, each a run of capitalised words without the `free`
+    words, stop-words and date words at its ends ("Washington Mutual", "Acting Secretary"), as
+    patterns that find the run written whole in any case."""
+    first = re.match(r"\s*\S+", question)
+    runs: list[re.Pattern[str]] = []
+    for match in CAPITALISED_RUN.finditer(question, first.end() if first else 0):
+        kept = [without_clitic(w) for w in words(match[0])]
+        while kept and not_named(kept[0], free):
+            kept.pop(0)
+        while kept and not_named(kept[-1], free):
+            kept.pop()
+        if kept:
+            written = r"\W+".join(map(re.escape, kept))
+            runs.append(re.compile(rf"(?<!\w){written}(?!\w)", re.IGNORECASE))
+    return runs
+
+
+def not_named(word: str, free: set[str]) -> bool:
+    """True for a word at a name run's end that names nothing asked: a `free` word, a stop-word, a date word."""
+    return word.lower() in free or word.lower() in STOPWORDS or is_date_word(word)
+
+
+CAPITALISED_RUN = re.compile(r"(?<![\w'’])(?-i:[A-Z])[\w'’&-]*(?:[ \t]+(?-i:[A-Z])[\w'’&-]*)*")

@@ -11,11 +11,11 @@ import math
 import re
 from collections.abc import Callable
 
-from core.orchestrator.asked_names import NUMBERED
+from core.orchestrator.asked_names import NUMBERED, name_runs
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms, spelled_out
 from core.prompts.synthesis import MARK
-from core.text import STOPWORDS, split_sentences, stem, stems, without_clitic
+from core.text import split_sentences, stem, stems, without_clitic
 from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
@@ -25,7 +25,6 @@ from core.understanding.answers import (
     asks_name,
     asks_share,
     asks_value,
-    holds,
     name_words,
     states_date,
     states_figure,
@@ -127,7 +126,7 @@ def unfilled_item(question: str, texts: list[str]) -> str | None:
                 if following is None:
                     return None  # the entry may go on past the passage: not judged
                 entries.append(text[match.end() : following.start()])
-        if entries and not any(holds(entry, "quantity") for entry in entries):
+        if entries and not any(states_figure(entry) for entry in entries):  # "five technologies" too
             return item
     return None
 
@@ -152,12 +151,18 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     nouns = {stem(w) for w in what}
     given = _given(state, cited) | _named(question)
     others = [t for t in content_terms(question) if stem(t) not in nouns and t not in given]
+    # After a premise, a count not of the noun asked (a unit's, or of something else) is said in the
+    # question proper's own words (`TIED_TERMS`); "how many reservists" is not said by "reserve call-ups".
+    own = _proper_terms(question, _given(state, cited))
     sentences = statements(body)
     besides = frozenset(stems(others))
     if counts_unit(nouns):
-        return any(counts(s, nouns) and (not others or bool(found_terms(others, s))) for s in sentences)
+        return any(
+            counts(s, nouns) and (not others or bool(found_terms(others, s))) and _tied(own, s) for s in sentences
+        )
     return any(
-        counts(s, nouns) or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)))
+        counts(s, nouns)
+        or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)) and _tied(own, s))
         for s in sentences
     )
 
@@ -247,19 +252,24 @@ def names_one(question: str, body: str, given: set[str]) -> bool:
     asked is one said of what is asked: "which bank acquired Washington Mutual's operations?" is not
     answered by "the deterioration of AIG and Wachovia, along with the closing of Washington
     Mutual"."""
-    asked = {_letters(w) for w in written_words(question) if w[:1].isupper()}
+    written = written_words(question)
+    asked = {_letters(w) for w in written if w[:1].isupper()}
     known = {_letters(w).lower() for w in given}
-    spelled = [w.lower() for w in written_words(question)]
+    spelled = [w.lower() for w in written]
 
     def new_name(sentence: str) -> bool:
+        words = written_words(sentence)
+        # "European Central Bank" for the question's "ECB": the name it wrote, spelled out.
+        expanded = spelled_out([w.lower() for w in words], written)
         return any(
             w[:1].isupper()
             and len(_letters(w)) > 1
             and _letters(w) not in asked
             and _letters(w).lower() not in known
-            and not is_date_word(w)
+            and w.lower() not in expanded
+            and not all(is_date_word(part) for part in w.split("-"))  # "January-February" is dates
             and not spelled_out(spelled, [_letters(w)])  # "BPA" for the question's "blanket purchase agreement"
-            for w in written_words(sentence)[1:]
+            for w in words[1:]
         )
 
     # "Who else was on it?": "else" asks for more of the kind, a word no answer repeats.
@@ -298,7 +308,7 @@ def _said_of(
     asked ("bank" in "which bank acquired it?"): a name carries it ("the Harbour Workers Union"), so
     it ties a sentence to the sentence that asks, but any name of that kind carries it too ("the
     Bank of Korea"), so it is not counted among the words that say what is asked. `by_name`: each
-    of the question's names that is not `free` is one more such word, written whole (`_name_runs`):
+    of the question's names that is not `free` is one more such word, written whole (`name_runs`):
     a person is asked by the role the documents write beside the name ("The plan lists an Acting
     Secretary. Who is it?" is answered by "Kevin K. McAleenan: Acting Secretary"), and "Washington
     Mutual" is not "money market mutual funds". `figure`: after a premise, a figure asked is one
@@ -310,47 +320,19 @@ def _said_of(
     sentences = split_sentences(question)
     asking = " ".join(s for s in sentences if "?" in s) or question
     asked = [t for t in content_terms(asking) if t not in ignored]
-    runs = _name_runs(question, free) if by_name else []
+    runs = name_runs(question, free) if by_name else []
     asked_runs = [r for r in runs if r.search(asking)]
     if not (counted or runs) or not (asked or asked_runs):
         return states(body)
     least = max(1, math.ceil(SAID_OF_SHARE * (len(counted) + len(runs))))
-    stated, proper = premise(question)
-    # After a premise, the question proper's own words, names too (`TIED_TERMS`).
-    own = [t for t in content_terms(proper) if t not in free | _PRO_FORMS] if stated and figure else []
+    own = _proper_terms(question, free) if figure else []
 
     def said(sentence: str) -> bool:
         carried = len(found_terms(counted, sentence)) + sum(1 for r in runs if r.search(sentence))
         tied = bool(found_terms(asked, sentence)) or any(r.search(sentence) for r in asked_runs)
-        return carried >= least and tied and len(found_terms(own, sentence)) >= min(TIED_TERMS, len(own))
+        return carried >= least and tied and _tied(own, sentence)
 
     return any(states(s) and said(s) for s in statements(body))
-
-
-def _name_runs(question: str, free: set[str]) -> list[re.Pattern[str]]:
-    """The question's names after its first word, each a run of capitalised words without the `free`
-    words, stop-words and date words at its ends ("Washington Mutual", "Acting Secretary"), as
-    patterns that find the run written whole in any case."""
-    first = re.match(r"\s*\S+", question)
-    runs: list[re.Pattern[str]] = []
-    for match in _CAPITALISED_RUN.finditer(question, first.end() if first else 0):
-        kept = [without_clitic(w) for w in written_words(match[0])]
-        while kept and _not_named(kept[0], free):
-            kept.pop(0)
-        while kept and _not_named(kept[-1], free):
-            kept.pop()
-        if kept:
-            written = r"\W+".join(map(re.escape, kept))
-            runs.append(re.compile(rf"(?<!\w){written}(?!\w)", re.IGNORECASE))
-    return runs
-
-
-def _not_named(word: str, free: set[str]) -> bool:
-    """True for a word at a name run's end that names nothing asked: a `free` word, a stop-word, a date word."""
-    return word.lower() in free or word.lower() in STOPWORDS or is_date_word(word)
-
-
-_CAPITALISED_RUN = re.compile(r"(?<![\w'’])(?-i:[A-Z])[\w'’&-]*(?:[ \t]+(?-i:[A-Z])[\w'’&-]*)*")
 
 
 SAID_OF_SHARE = 0.2
@@ -362,6 +344,18 @@ nine ("rate") and is said of another rate, and after "… the yen hit an all-tim
 exchange rate?", "the dollar declined 2 percent" says nothing of an exchange rate. Measured on the
 development sets fresh21-27: the answers that pass carry a quarter or more, the unanswerable
 questions answered with another figure a sixth or less."""
+
+
+def _proper_terms(question: str, free: set[str]) -> list[str]:
+    """The question proper's own words (`premise`), names too, besides the `free` words and pro-forms;
+    none when the message states no premise."""
+    stated, proper = premise(question)
+    return [t for t in content_terms(proper) if t not in free | _PRO_FORMS] if stated else []
+
+
+def _tied(own: list[str], sentence: str) -> bool:
+    """True when `sentence` carries `TIED_TERMS` of the question proper's `own` words (all, when it has fewer)."""
+    return len(found_terms(own, sentence)) >= min(TIED_TERMS, len(own))
 
 
 TIED_TERMS = 2

@@ -185,7 +185,10 @@ def found_terms(terms: Iterable[str], text: str, forms: Forms | None = None) -> 
         rest = [t for t in rest if t not in found]
     if not rest:
         return found
-    return found | (set(rest) & initials(text)) | clipped(rest, written) | (set(rest) & spelled_out(wanted, written))
+    # An acronym's plural ("ISSOs") is spelled by the singular's name ("Information System Security Officers").
+    spelled = initials(text)
+    acronyms = {t for t in rest if t in spelled or (t.endswith("s") and t[:-1] in spelled)}
+    return found | acronyms | clipped(rest, written) | (set(rest) & spelled_out(wanted, written))
 
 
 MIN_ACRONYM = 3

@@ -111,10 +111,7 @@ ITEM = re.compile(
 )
 SCALE = r"thousand|million|billion|trillion"
 RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
-_QUANTITY_WORD = re.compile(
-    rf"\b(?:{RATE_UNITS}|{SCALE})\b|[%$€£¥]",
-    re.I,
-)
+_QUANTITY_WORD = re.compile(rf"\b(?:{RATE_UNITS}|{SCALE})\b|[%$€£¥]", re.I)
 _DATE = re.compile(
     rf"\b(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+(?:{MONTH})\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
     rf"|\b(?:{MONTH})\.?\s+{YEAR}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
@@ -172,8 +169,9 @@ def question_parts(question: str) -> list[str]:
 
 # "What percentage of …", "what share of …", "by what percent …", "which proportion of …", "what % of …".
 _SHARE_ASK = re.compile(
-    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b|%)", re.I
-)
+    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b|%)"
+    r"|\bin\s+(?:percent|per\s+cent|percentage\s+terms)\b(?=\s*[?,.;]|\s*$)", re.I
+)  # fmt: skip
 _SHARE = re.compile(
     rf"{NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
     rf"|{NUMBER.pattern}\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?:[^\W\d_]+\s+)?{NUMBER.pattern}"
@@ -190,7 +188,8 @@ _SHARE = re.compile(
 
 def asks_share(question: str) -> bool:
     """True when a question asks for a percentage or a share ("what percent of claims …", "what share
-    of leases …"), not just for some figure."""
+    of leases …", the unit after its noun: "what were the new bands, in percent?", as "… in dollars"
+    asks for money), not just for some figure."""
     return _SHARE_ASK.search(question) is not None
 
 
@@ -222,7 +221,7 @@ _MONEY_ASK = re.compile(
     rf"(?![^?,;]*\b(?:{_CHANGE})\b)"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
     rf"|\b(?:what|which)\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
-    r"|\bin\s+(?:U\.?S\.?\s+)?dollars\b|\bhow\s+much\s+(?:is|was|are|were)\s+(?:the|a|its|their)\s+(?:[\w'’-]+\s+){0,2}?(?:fee|price|rent|salary|budget|cost)s?\b",
+    r"|\bin\s+(?:U\.?S\.?\s+)?(?:dollars|euros|pounds|yen)\b|\bhow\s+much\s+(?:is|was|are|were)\s+(?:the|a|its|their)\s+(?:[\w'’-]+\s+){0,2}?(?:fee|price|rent|salary|budget|cost)s?\b",
     re.I,
 )
 _AMOUNT = re.compile(

@@ -12,8 +12,18 @@ from __future__ import annotations
 import re
 
 _ASKING = r"what|which|who|whom|whose|how|why|when|where|did|does|do|is|are|was|were|has|have|had|can|could|will|would"
-# Where the question proper opens: after a sentence's end, a colon, a comma, a dash or "but".
-_OPENS = re.compile(rf"(?:[.:;,!?]|\s[-\u2013\u2014]+|\bbut)\s+(?:but\s+)?(?=(?:{_ASKING})\b)", re.I)
+# Where the question proper opens: after a sentence's end, a colon, a comma, a dash or "but"; or,
+# after a sentence's end, a colon or a dash, with a preposition fronted before its wh-word ("… at
+# $22 trillion. By what date …?", "… - in which city …?"). After a comma, "in which …" opens a
+# relative clause of the premise ("the programme, under which banks lend, …"), not a question.
+_PREPOSITION = (
+    r"about|above|after|at|before|below|by|during|for|from|in|into|of|on|over|per|since|to|under|until|with|within"
+)
+_OPENS = re.compile(
+    rf"(?:[.:;,!?]|\s[-\u2013\u2014]+|\bbut)\s+(?:but\s+)?(?=(?:{_ASKING})\b)"
+    rf"|(?:[.:;!?]|\s[-\u2013\u2014]+)\s+(?=(?:{_PREPOSITION})\s+(?:what|which|whom|whose|how|when)\b)",
+    re.I,
+)
 # A lead that is itself a question ("anyone dissent? what did they want?") states nothing.
 _ASKS = re.compile(rf"^\s*(?:and\s+|so\s+)?(?:{_ASKING})\b", re.I)
 _SCENE = re.compile(r"^\s*(?:when|after|before|once|while|since|following)\b", re.I)

@@ -131,3 +131,25 @@ def test_a_figure_the_question_quotes_is_not_the_figure_it_asks() -> None:
     reason = _asked(copula, "The register held 1,328 permits, among them crane permits.")
     assert reason is not None and "count of crane permits" in reason
     assert _asked("How many proposals did the plan submit?", "The plan called to submit two proposals.") is None
+
+
+def test_after_a_premise_a_sum_or_another_count_is_said_in_the_question_proper_s_words() -> None:
+    """ "How many dollars" counts in a unit any sum carries, and a count of something else may sit
+    beside the premise's words: after a premise, such a count is said in the question proper's own
+    words (`TIED_TERMS`); a count of the very noun asked needs no more."""
+    question = "dec minutes: the harbour asked for a standstill on its debts. how many billions of dollars did the harbour owe?"
+    beside = (
+        "The harbour asked for a standstill on its debts. Separately, the board bought $175 billion of agency debt."
+    )
+    reason = _asked(question, beside)
+    assert reason is not None and "count of dollars" in reason
+    assert _asked(question, "The harbour owed about $26 billion of debts when it asked for a standstill.") is None
+    called = (
+        "The harbour's payroll drop may have been exaggerated by reserve call-ups. How many reservists were called up?"
+    )
+    reason = _asked(called, "The drop was exaggerated by bad weather and 2 reserve call-ups.")
+    assert reason is not None and "count of reservists" in reason
+    assert _asked(called, "About 150,000 reservists were called up by March.") is None
+    # an acronym's plural is found where its name is spelled out
+    officers = "fy15 harbour apr - after hiring more officers that year, how many ISSOs did the harbour have in total?"
+    assert _asked(officers, "The hiring of eight Information System Security Officers brought the total to 12.") is None

@@ -171,6 +171,24 @@ def test_a_message_states_its_premise_before_it_asks() -> None:
         assert split_premise(question) == ("", question)
 
 
+def test_a_question_proper_may_open_with_a_preposition_before_its_wh_word() -> None:
+    """ "… at $22 trillion. By what date …?": English fronts a preposition with its wh-word; after a
+    comma, "under which" opens a relative clause of the premise, not the question."""
+    assert split_premise("minutes say the ceiling was set at $22 trillion - by what date would it bind?") == (
+        "minutes say the ceiling was set at $22 trillion",
+        "by what date would it bind?",
+    )
+    assert split_premise("The harbour cut fees. Above what tonnage did the cut apply?")[1] == (
+        "Above what tonnage did the cut apply?"
+    )
+    relative = "The minutes describe the berth programme, under which ships pay less. What did it cost?"
+    assert split_premise(relative) == (
+        "The minutes describe the berth programme, under which ships pay less",
+        "What did it cost?",
+    )
+    assert split_premise("In which city was it?") == ("", "In which city was it?")
+
+
 def test_the_sentence_that_restates_the_premise_is_not_the_answer() -> None:
     question = "output growth had moderated and labor improvement had slowed. How did they see the economy ahead?"
     echo = (1, "In recent months, output growth has moderated and the pace of labor improvement has slowed.")

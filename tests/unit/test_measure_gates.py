@@ -240,6 +240,9 @@ def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
     # the last entry may go on past the passage, and a question asking no figure is not judged
     assert unfilled_item("How many pilot hours does measure 4.1.3 target?", [listing]) is None
     assert unfilled_item("Who reports on measure 4.1.2?", [listing]) is None
+    # a figure in words is a figure
+    words = "Measure 4.1.4 Cranes By 2026, test how five crane designs can cut berth time. Measure 4.1.5 Tugs"
+    assert unfilled_item("How many crane designs will measure 4.1.4 test?", [words]) is None
 
 
 def test_after_a_premise_the_figure_is_said_of_the_question_proper() -> None:
@@ -263,3 +266,18 @@ def test_after_a_premise_the_figure_is_said_of_the_question_proper() -> None:
         _asked(honour, "The board let the harbour master accept the Silver Anchor awarded by the city of Leith.")
         is None
     )
+
+
+def test_a_name_the_question_wrote_spelled_out_or_a_span_of_months_names_nothing_new() -> None:
+    """ "European Central Bank" is the question's "ECB" spelled out, and "January-February" a span of
+    dates: neither is the name a "which …" question asks for."""
+    question = "The harbour minutes say remarks by ECB President Alvarez raised the odds of more purchases. In which city did she make the remarks?"
+    spelled = "Remarks by European Central Bank (ECB) President Alvarez raised the odds of more harbour purchases."
+    reason = _asked(question, spelled)
+    assert reason is not None and "names nothing" in reason
+    assert _asked(question, "President Alvarez made the remarks on harbour purchases in Sintra.") is None
+    strike = "march harbour minutes mention a strike at a major crane maker - which company was it?"
+    span = "Output over the January-February period rose after the strike at a major crane maker ended."
+    reason = _asked(strike, span)
+    assert reason is not None and "names nothing" in reason
+    assert _asked(strike, "Output rose after the strike at Contoso Cranes ended.") is None

@@ -302,6 +302,9 @@ def test_money_is_asked_the_ways_english_asks_for_it() -> None:
     # "How much is the fee" asks money as "what is the fee" does; "how much is the increase" does not.
     assert asks_money("objective 1.5.3: how much is the fee USPTO will charge to extend the response time?")
     assert not asks_money("how much is the increase?")
+    # the unit after the noun asks for it: "… in euros?", "… in percent?"
+    assert asks_money("What was the harbour's capital shortfall in euros?") and not asks_money("… in berths?")
+    assert asks_share("what were the new toll bands, in percent?") and not asks_share("who was in percent club?")
 
 
 def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
