@@ -77,11 +77,17 @@ def stem(word: str) -> str:
 
 
 def initials(text: str) -> set[str]:
-    """The acronyms a text's capitalised names spell ("Federal Open Market Committee" → "fomc", "omc", …)."""
+    """The acronyms a text's capitalised names spell ("Federal Open Market Committee" → "fomc", "omc", …),
+    with or without the small words inside them ("Bank of Japan" → "bj" and "boj": acronyms are
+    written both ways, "DOL" for "Department of Labor", "FRBNY" for "Federal Reserve Bank of New York")."""
     found: set[str] = set()
     for run in _NAME_RUN.findall(text):
-        letters = [w[0].lower() for w in run.split() if w[:1].isupper()]
-        found.update("".join(letters[i:j]) for i in range(len(letters)) for j in range(i + 2, len(letters) + 1))
+        names = run.split()
+        capitals = [i for i, w in enumerate(names) if w[:1].isupper()]
+        for a, i in enumerate(capitals):
+            for j in capitals[a + 1 :]:
+                found.add("".join(w[0].lower() for w in names[i : j + 1] if w[:1].isupper()))
+                found.add("".join(w[0].lower() for w in names[i : j + 1]))
     return found
 
 

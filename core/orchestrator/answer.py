@@ -10,12 +10,12 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import discourse, extractive
 from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
+from core.orchestrator.coverage import proper_share
 from core.orchestrator.measures import measure_missing
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
     asked_signals,
     checked_missing,
-    content_terms,
     found_terms,
     mentions,
     name_forms,
@@ -33,7 +33,6 @@ from core.prompts.common import source_block
 from core.text import stem
 from core.text import words as written_words
 from core.understanding import quarter_just_past, quarter_of, quarter_window, question_parts
-from core.understanding.premise import PROPER_TERMS, premise
 
 NOT_ABOUT = "the sources found are not about "
 """How the support gate says the cited sources miss a name the question steers by."""
@@ -185,7 +184,7 @@ class AnswerWriter:
         words = max(
             len(found & set(judged)) / len(judged) if judged else 1.0,
             term_share([t for t in terms_revised if t not in ids], cited_text),
-            _proper_share(original, cited_text, ids),
+            proper_share(original, cited_text, ids),
         )
         update: dict[str, object] = {}
         graded = False  # a model graded the support
@@ -271,20 +270,6 @@ class AnswerWriter:
             threshold = self._calibration.coverage
             return f"the sources found carry too little of the question (words {words:.2f} < {threshold:.2f}{detail})"
         return measure_missing(state, body, cited)
-
-
-def _proper_share(question: str, text: str, free: set[str]) -> float:
-    """The share of the question proper's words (`premise`; not the `free` ones) that `text` carries;
-    0 when the message states no premise or its question proper names too little of its own
-    (`PROPER_TERMS`).
-
-    General case: a premise may be in the person's own words ("sept 2013 - the fed surprised everyone
-    by not tapering. who dissented and why?"); the documents need not write them, only what is asked."""
-    stated, asked = premise(question)
-    terms = [t for t in content_terms(asked) if t not in free]
-    if not stated or len(terms) < PROPER_TERMS:
-        return 0.0
-    return len(found_terms(terms, text)) / len(terms)
 
 
 def _full_names(state: GraphState) -> list[Name]:

@@ -79,6 +79,9 @@ def names_in(question: str) -> list[Name]:
         product = _is_product_id(lower) and not when
         if proper and not product:
             run.append(bare)
+            if bare != token:  # a possessive ends its name: "the Committee's Treasury purchases" names two
+                found.append(Name(text=_written(run), variants=[_written(run).lower()]))
+                run = []
             continue
         # A name keeps its small words before a capitalised one ("Department of the Interior").
         rest = next((t for t in tokens[index + 1 :] if t.lower() not in _NAME_JOINERS), "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from core.contracts import Citation, Evidence, ExecutionPlan
-from core.orchestrator.asked_names import Name
+from core.orchestrator.asked_names import Name, names_in
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Steering
 from core.orchestrator.support import writes
@@ -55,6 +55,17 @@ def test_a_name_is_written_in_any_of_the_ways_a_source_writes_it() -> None:
     assert writes(table, name("Department of Energy"))
     assert not writes(table, name("Department of Education and Labor"))
     assert not writes("The doe grazed by the harbour.", name("Department of Energy"))
+    # an acronym may keep the small words' letters ("BOJ" for "Bank of Japan")
+    assert writes("The Bank of Japan kept its policy rate unchanged.", name("BOJ"))
+    assert not writes("The Bank of Korea kept its policy rate unchanged.", name("BOJ"))
+
+
+def test_a_possessive_ends_the_name_it_follows() -> None:
+    """ "the Committee's Treasury purchases" names the Committee and Treasuries, not a "Committee
+    Treasury" that no source writes."""
+    asked = "What change to the Committee's Treasury purchases did they have in mind?"
+    assert [n.text for n in names_in(asked)] == ["Committee", "Treasury"]
+    assert [n.text for n in names_in("What did the Bank of Japan's board decide?")] == ["Bank of Japan"]
 
 
 def test_a_figure_written_without_its_leading_zero_keeps_its_point() -> None:
@@ -140,3 +151,12 @@ async def test_a_premise_in_the_person_s_own_words_need_not_be_written_by_the_pa
     whole = "did the harbour surprise everyone by not raising tolls, and who dissented in the minutes?"
     reason = await _withheld(whole, text, "Minutes of the board")
     assert reason is not None and "too little of the question" in reason
+    # a premise that names someone points at the passage that writes the name
+    named = "june minutes: traders read remarks by harbour master Okafor as hinting at higher tolls. which event did she make them at?"
+    header = "The meeting of the harbour board was held on June 17, an event open to the public, to make plans."
+    reason = await _withheld(named, header, "Minutes of the board")
+    assert reason is not None and "too little of the question" in reason
+    okafor = (
+        "Harbour master Okafor made the remarks at the spring pilots' dinner, an event in Leith, to make tolls clear."
+    )
+    assert await _withheld(named, okafor, "Minutes of the board") is None
