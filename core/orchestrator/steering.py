@@ -27,6 +27,7 @@ from core.orchestrator.support import mentions, objects, other_order, with_heads
 from core.orchestrator.unknown import no_document_mentions, unknown_names
 from core.ports import Embeddings, SearchBackend
 from core.text import ACRONYM, STOPWORDS, contracts, stem, words
+from core.understanding import is_date_word
 from core.understanding.abbreviations import is_name, most_used
 from core.understanding.periods import is_period_phrase, source_heading
 
@@ -167,6 +168,9 @@ class Vocabulary:
         forms: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
         strong: set[str] = set()
+        # Forms the documents write in capitals ("DHS" for "Department of Homeland Security"): acronyms.
+        entities = [e for f in self.facets.values() for e in f.entities]
+        self.acronyms = {a.lower() for e in entities for a in [e.name, *e.aliases] if a.isupper()}
         owned = {e.name for f in self.facets.values() for e in f.entities if mentions(f.title, e.forms())}
         for doc_id, facets in self.facets.items():
             for entity in facets.entities:
@@ -247,15 +251,18 @@ def is_topic(writing: Mapping[str, int], carried: set[str]) -> bool:
 def _spans(question: str, vocabulary: Vocabulary, topics: set[str] | None = None) -> list[tuple[int, int, str]]:
     """Where the question writes a form of a facet name, longest first, overlaps dropped. A one-word
     form that is not all capitals must be written capitalised ("Apple", not "apple pie"); acronyms
-    and longer names match in any case ("opm", "office of personnel management"). A name "Y of X"
-    is also found written "X Y" (`support.other_order`: "the Labor Department")."""
+    (`Vocabulary.acronyms`, an entity's short name too: "dhs" for the Department of Homeland
+    Security, unless it is a stop-word or a date word: "us", "apr") and longer names match in any
+    case ("opm", "office of personnel management"). A name "Y of X" is also found written "X Y"
+    (`support.other_order`: "the Labor Department")."""
     tokens = _tokens(question)
     lowered = [t.lower() for t in tokens]
     found: list[tuple[int, int, str]] = []
     for form in vocabulary.forms:
         if topics and form in topics:
             continue
-        single = len(_tokens(form)) == 1 and not vocabulary.names[form].isupper()
+        acronym = form in vocabulary.acronyms and form not in STOPWORDS and not is_date_word(form)
+        single = len(_tokens(form)) == 1 and not vocabulary.names[form].isupper() and not acronym
         for written in {form, other_order(form)} if " of " in form else {form}:
             parts = [t.lower() for t in _tokens(written)]
             for start in range(len(lowered) - len(parts) + 1) if parts else ():

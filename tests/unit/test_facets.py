@@ -198,6 +198,12 @@ def test_a_name_that_coordinates_two_things_is_known_by_its_head() -> None:
     assert resolve("How many pages will the Widget office digitize?", vocabulary).doc_ids is None
 
 
+def test_an_acronym_the_documents_define_is_known_in_any_case() -> None:
+    vocabulary = Vocabulary([_record("nara", _archives(), "archives-plan.pdf"), _record("ows", _annual(2020), "a.pdf")])
+    assert resolve("nara strat plan - how many pages will it digitize?", vocabulary).doc_ids == ["nara"]
+    assert resolve("How many pages will NARA digitize?", vocabulary).doc_ids == ["nara"]
+
+
 def test_titles_codes_and_headings() -> None:
     assert not reads_as_words("DHS2020") and not reads_as_words("0000320193-22-000070")
     assert reads_as_words("Annual Performance Report Fiscal Year 2016") and reads_as_words("Fleet")
