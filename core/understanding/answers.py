@@ -28,7 +28,7 @@ _QUANTITY_NOUNS = (
     r"rate|rates|range|target|level|price|prices|cost|costs|amount|amounts|pace|size|total|percentage|percent|"
     r"number|value|fee|fees|limit|width|height|weight|length|depth|power|capacity|salary|allowance|budget|"
     r"revenue|margin|balance|cap|threshold|yield|spread|figure|average|median|share|proportion|ratio|score|scores|"
-    r"magnitude"
+    r"magnitude|reading|readings"
 )
 # The words between "what" and the noun it asks ("what baseline Career Satisfaction Index score"): a run
 # of capitalised words is one name, one word however long (general case: organisations, measures and
@@ -207,7 +207,7 @@ def states_share(text: str) -> bool:
 # A noun heads what is asked when a verb, a preposition or the question's end follows it ("what budget
 # does the plan give"; "which price index" asks for an index).
 _AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
-_PREPOSITION = r"(?:to|for|of|in|on|at|by|with|from|into|about)"
+_PREPOSITION = r"(?:to|for|of|in|on|at|by|with|from|into|about|besides|beyond|except)"
 HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
 # "How much did it cost", "what did it cost", "what budget does …", "what was the estimated dollar cost
 # of …", "… in dollars", "how much is the fee": an amount of money; a price after a preposition is
@@ -236,8 +236,8 @@ _AMOUNT = re.compile(
 _NOT_VALUES = {"pace", "share", "proportion", "percentage", "percent"}
 _VALUE_NOUNS = "|".join(n for n in _QUANTITY_NOUNS.split("|") if n not in _NOT_VALUES)
 # "What was the peak weekly claims figure?", "what is the new minimum fund size?": the verb and the
-# article before the noun's own words are not among them; a preposition ends them ("what was the
-# impact of the rate …" asks for an impact).
+# article before the noun's own words are not among them; a preposition ends them ("what was the impact
+# of the rate …" asks for an impact; "what besides higher rates weighed …" for something other than rates).
 VALUE_GAP = (
     r"(?:(?:is|was|are|were)\s+)?(?:(?:the|its|their)\s+)?"
     rf"(?:(?:(?:(?-i:[A-Z])[\w'’-]*\s+)+|(?!{_PREPOSITION}\b)[\w'’-]+\s+)){{0,3}}?"
@@ -245,15 +245,16 @@ VALUE_GAP = (
 _VALUE_ASK = re.compile(
     rf"\bwhat\s+{VALUE_GAP}(?:{_VALUE_NOUNS})\b{HEADS}"
     rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b"
-    r"|\bhow\s+(?:far|big|large|high|low)\b(?!\s+(?:a|an|the)\b)",
+    rf"|\bwhat\s+(?:did|does|do|will|would|has|have|had)\b[^?]*?\b(?:{_VALUE_NOUNS})\s+to\s*\?"
+    r"|\bhow\s+(?:far|big|large|high|low|old)\b(?!\s+(?:a|an|the)\b)",
     re.I,
 )
 
 
 def asks_value(question: str) -> bool:
-    """True when a question asks for the value of something ("to what level did it cut the rate?",
-    "what range was the band widened to?", "what rate did Germany raise the VAT to?") or for its
-    size ("how large was the package?", "how far had output fallen?"): a figure."""
+    """True when a question asks for the value of something ("to what level did it cut the rate?", "what
+    range was the band widened to?", "what did the law cut the tax rate to?", "what was the VIX reading?"),
+    for its size ("how large was the package?", "how far had output fallen?") or an age ("how old?"): a figure."""
     return _VALUE_ASK.search(expanded(question)) is not None
 
 

@@ -36,6 +36,23 @@ def test_a_to_what_level_question_needs_a_figure_said_of_what_it_asks() -> None:
     assert _asked("At what pace did berthing fees rise?", "Berthing fees rose at a moderate pace.") is None
 
 
+def test_an_age_a_reading_and_a_level_set_to_are_figures_asked() -> None:
+    """ "How old was he?", "what was the index reading?" and "what did the law cut the rate to?" ask
+    for a figure: words about the subject answer none of them."""
+    old = "The harbour minutes honour the pilot Jan Berg. How old was he when he retired?"
+    assert _asked(old, "The minutes honour the pilot Jan Berg, who retired after a long career.") is not None
+    assert _asked(old, "Jan Berg retired from the harbour at 64 years old.") is None
+    reading = "The harbour index stayed low in May. What was the actual harbour index reading?"
+    assert _asked(reading, "The harbour index remained at historically low levels in May.") is not None
+    assert _asked(reading, "The harbour index reading was 12.4 in May.") is None
+    cut = "What did the new law cut the harbour tax rate to?"
+    assert _asked(cut, "The new law cut the harbour tax rate, which pilots welcomed.") is not None
+    assert _asked(cut, "The new law cut the harbour tax rate to 21 percent.") is None
+    # a noun after "besides" is not what is asked: "what besides higher rates …" asks for something else
+    besides = "Harbour tolls fell in May. What besides higher harbour rates was weighing on tolls?"
+    assert _asked(besides, "Tolls fell on higher harbour rates and on worries about dredging delays.") is None
+
+
 def test_a_how_large_question_needs_a_figure_said_of_what_it_asks() -> None:
     question = "The harbour fund was rescued in May. How large was the rescue package?"
     reason = _asked(question, "A rescue package for the harbour fund was agreed in May.")
