@@ -160,3 +160,10 @@ async def test_a_premise_in_the_person_s_own_words_need_not_be_written_by_the_pa
         "Harbour master Okafor made the remarks at the spring pilots' dinner, an event in Leith, to make tolls clear."
     )
     assert await _withheld(named, okafor, "Minutes of the board") is None
+    # a sentence's first word names nothing: "According to …" is capitalised because it opens one
+    sourced = (
+        "Harbour tolls fell sharply in May. According to the minutes of the June round, what besides higher "
+        "interest rates was weighing on them?"
+    )
+    weighing = "Tolls declined, reflecting not only higher interest rates but also concerns about dredging delays."
+    assert await _withheld(sourced, weighing, "Minutes of the board") is None
