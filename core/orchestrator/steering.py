@@ -168,9 +168,11 @@ class Vocabulary:
         forms: dict[str, set[str]] = {}
         self.names: dict[str, str] = {}
         strong: set[str] = set()
-        # Forms the documents write in capitals ("DHS" for "Department of Homeland Security"): acronyms.
+        # Forms the documents write in capitals ("DHS" for "Department of Homeland Security"), found in
+        # any case unless they are words too ("US" is "us", "APR" is "apr").
         entities = [e for f in self.facets.values() for e in f.entities]
-        self.acronyms = {a.lower() for e in entities for a in [e.name, *e.aliases] if a.isupper()}
+        capitals = {a.lower() for e in entities for a in [e.name, *e.aliases] if a.isupper()}
+        self.acronyms = {a for a in capitals if a not in STOPWORDS and not is_date_word(a)}
         owned = {e.name for f in self.facets.values() for e in f.entities if mentions(f.title, e.forms())}
         for doc_id, facets in self.facets.items():
             for entity in facets.entities:
@@ -261,8 +263,7 @@ def _spans(question: str, vocabulary: Vocabulary, topics: set[str] | None = None
     for form in vocabulary.forms:
         if topics and form in topics:
             continue
-        acronym = form in vocabulary.acronyms and form not in STOPWORDS and not is_date_word(form)
-        single = len(_tokens(form)) == 1 and not vocabulary.names[form].isupper() and not acronym
+        single = len(_tokens(form)) == 1 and not vocabulary.names[form].isupper() and form not in vocabulary.acronyms
         for written in {form, other_order(form)} if " of " in form else {form}:
             parts = [t.lower() for t in _tokens(written)]
             for start in range(len(lowered) - len(parts) + 1) if parts else ():
