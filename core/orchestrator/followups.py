@@ -150,7 +150,9 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
     - a question of its own, with no period, about someone or something the last reply named: it
       continues the last question's period (`about_the_reply`);
     - a question of its own that opens with "and", "so" or "also" (`_LINKED`): it goes on in the last
-      question's scope, its names and date (`_in_the_last_scope`).
+      question's scope, its names and date (`_in_the_last_scope`);
+    - a question of its own, with no period, after a message that asked nothing but said where to look
+      ("I'm reading the minutes of the August 22, 1995 meeting.", `sets_scope`): it is asked there.
     """
     marker = _MARKER.match(text)
     rest = text[marker.end() :] if marker else text
@@ -194,6 +196,7 @@ def follow_up(text: str, last_question: str, mentioned: list[str], last_answer: 
             return None
         if not (
             _LINKED.match(text)
+            or sets_scope(last_question)
             or points_back(rest, last_question, last_answer)
             or about_the_reply(rest, last_question, last_answer)
         ):
@@ -260,6 +263,16 @@ def _one_of_its_own(before: str, match: re.Match[str], last_question: str) -> bo
     pointed = [m[1].lower() for m in DEMONSTRATIVE.finditer(before)]
     one = (match["n1"] or match["n2"]).lower() == "one"
     return one and bool(pointed) and pointed[-1] not in occasions(last_question)
+
+
+def sets_scope(message: str) -> bool:
+    """True when a message asks nothing: no question mark and no question word or auxiliary opening it
+    (`_ASKS`).
+
+    General case: in a thread people first say where they are reading ("Let's go to the minutes of the
+    June 2011 meeting, the part on financial stability.", "opm fy16 apr - the hiring section") and
+    then ask; the question is about what they opened, not about every document."""
+    return "?" not in message and _ASKS.match(message) is None
 
 
 def _in_the_last_scope(rest: str, last_question: str, mentioned: list[str], last_answer: str) -> str | None:

@@ -345,3 +345,20 @@ def test_a_question_that_goes_on_keeps_the_last_names_but_not_its_deadline() -> 
     # a subject of its own, which neither the last question nor its reply wrote, is not asked in their names
     founded = "according to the WOB's plan, when was the Harbour Office established?"
     assert follow_up("and when was the Pilot Board set up?", founded, ["WOB", "Harbour Office"]) is None
+
+
+def test_a_question_after_a_message_that_only_said_where_to_read_is_asked_there() -> None:
+    """ "I'm reading the minutes of …", "jan 2022 harbour minutes - the part on berths": a message that
+    asks nothing sets where the next question is asked; after a question, a new question with nothing
+    pointing back is a question of its own."""
+    opened = "Let's go to the minutes of the June 21-22, 2011 harbour meeting, the part on pilot safety."
+    own = "in which berth did a few members worry that checks had eased too much, and why?"
+    assert follow_up(own, opened, []) == f"{own} (June 21-22, 2011)"
+    casual = "jan 25-26 2022 harbour minutes - the meeting where they set the new fee principles"
+    assert follow_up("what did members say about pilot absences?", casual, []) == (
+        "what did members say about pilot absences? (jan 25-26 2022)"
+    )
+    asked = "What did the harbour board decide at its June 21-22, 2011 meeting?"
+    assert follow_up(own, asked, []) is None
+    # a message that names no period or name sets no scope
+    assert follow_up(own, "List all receipts", []) is None
