@@ -10,7 +10,7 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import discourse, extractive
 from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
-from core.orchestrator.coverage import proper_share
+from core.orchestrator.coverage import placed, proper_share, written_by
 from core.orchestrator.measures import measure_missing
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
@@ -84,8 +84,9 @@ class AnswerWriter:
             evidence = state.evidence[: state.budgets.max_evidence]
         steering = state.steering
         by_facets = set(steering.doc_ids or []) if steering.by_facets else set()
-        evidence = _about_the_names(evidence, steering.required(), by_facets, set(steering.writers))
         question = state.intake.normalized_query
+        placing = placed(question, steering.required()) if state.occasion else set()
+        evidence = _about_the_names(evidence, steering.required(), by_facets, set(steering.writers), placing)
         found = extractive.candidates(evidence, question)
         if not found:
             return Draft(text="")
@@ -104,7 +105,7 @@ class AnswerWriter:
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
         chosen = discourse.continued(chosen, found, question)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
-        for name in state.steering.required():
+        for name in (n for n in state.steering.required() if n.text not in placing):
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):
                 chosen += [c for _, c in ranked if mentions(_cited_text(evidence[c[0]]), name.variants)][:1]
         return extractive.compose(chosen, evidence, state.steering.required(), extractive.echoes(chosen, found, also))
@@ -253,10 +254,16 @@ class AnswerWriter:
         body, cited_text = answer
         # A row's own date (a receipt's) places it in a period; a document's date is when it was issued.
         dates = [e.date for e in state.evidence if e.chunk_id in cited and e.kind == "row"]
+        names = [*state.steering.required(), *_full_names(state)]
+        placing = placed(state.plan.original_query, names) if state.plan and state.occasion else set()
+        sources = {e.doc_id for e in state.evidence if e.chunk_id in cited}
         absent = [
             n.text
-            for n in [*state.steering.required(), *_full_names(state)]
-            if not writes(cited_text, n) and not any(n.covers(d) for d in dates) and not _just_past(n, state, cited)
+            for n in names
+            if not writes(cited_text, n)
+            and not any(n.covers(d) for d in dates)
+            and not _just_past(n, state, cited)
+            and not (n.text in placing and n.text in written_by(state.evidence, [n], sources, _cited_text))
         ]
         if absent:
             return NOT_ABOUT + " and ".join(absent)
@@ -311,18 +318,20 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
 
 
 def _about_the_names(
-    evidence: list[Evidence], names: list[Name], chosen: set[str], in_passing: set[str]
+    evidence: list[Evidence], names: list[Name], chosen: set[str], in_passing: set[str], placing: set[str]
 ) -> list[Evidence]:
     """Evidence that mentions every name the question steers by, when there is some; else all of it.
 
     A document the facets chose (`chosen`) is about the names they resolved where a line of it does
     not write them: OPM's report titled "Annual Performance Report Fiscal Year 2015" is OPM's, and
     so is its signature line. A name only some passages write (`in_passing`, "NTL" in OWS's report)
-    must still be written by the passage."""
+    must still be written by the passage, unless only the premise names it (`placed`): then by its
+    document."""
+    documents = written_by(evidence, [n for n in names if n.text in placing], {e.doc_id for e in evidence}, _cited_text)
 
     def about(e: Evidence, name: Name) -> bool:
         resolved = e.doc_id in chosen and name.text not in in_passing
-        return resolved or writes(_cited_text(e), name)
+        return resolved or writes(_cited_text(e), name) or e.doc_id in documents.get(name.text, set())
 
     if not names:
         return evidence

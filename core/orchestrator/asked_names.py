@@ -9,12 +9,13 @@ import re
 
 from core.contracts import Contract
 from core.orchestrator.guardrails import REDACTION_MARK
-from core.text import STOPWORDS, without_clitic, words
+from core.text import STOPWORDS, without_clitic, word_spans, words
 from core.understanding import MONTHS, is_date_word, quarter_mentions, quarter_window, quarters
 from core.understanding.periods import PERIOD_CODE, PERIOD_WORDS
 
 _DAYS = {d.lower() for d in calendar.day_name}
 _NAME_JOINERS = {"of", "for", "the"}  # not "and": "Northwind and Contoso" are two
+_STOP = re.compile(r"[,;:?!()\[\]]")
 
 
 def _written(run: list[str]) -> str:
@@ -62,9 +63,25 @@ def names_in(question: str) -> list[Name]:
             Name(text=f"Q{quarter} {year}", variants=quarter_mentions(quarter, year), period=True, start=start, end=end)
         )
     numbered = NUMBERED.findall(question)
-    tokens = words(NUMBERED.sub(" ", question))
+    text = NUMBERED.sub(" ", question)
+    tokens, spans = words(text), word_spans(text)
+    # A comma, colon or bracket between two words ends a name: "Canada, the Fed" names two.
+    stops = {i for i in range(1, len(spans)) if _STOP.search(text[spans[i - 1][1] : spans[i][0]])}
     run: list[str] = []
+
+    def close() -> None:
+        # A small word kept for a capitalised word that turned out to name nothing ("After Hurricane
+        # Katrina, the September 2005 minutes …") is not the name's.
+        while run and run[-1].lower() in _NAME_JOINERS:
+            run.pop()
+        if run:
+            phrase = _written(run)
+            found.append(Name(text=phrase, variants=[phrase.lower()]))
+            run.clear()
+
     for index, token in enumerate([*tokens, ""]):
+        if index in stops:
+            close()
         bare = re.sub(r"'s?$", "", token)
         lower = bare.lower()
         when = PERIOD_CODE.fullmatch(bare) is not None or lower in PERIOD_WORDS  # "FY", "fy2018", "Fiscal"
@@ -80,25 +97,38 @@ def names_in(question: str) -> list[Name]:
         if proper and not product:
             run.append(bare)
             if bare != token:  # a possessive ends its name: "the Committee's Treasury purchases" names two
-                found.append(Name(text=_written(run), variants=[_written(run).lower()]))
-                run = []
+                close()
             continue
         # A name keeps its small words before a capitalised one ("Department of the Interior").
         rest = next((t for t in tokens[index + 1 :] if t.lower() not in _NAME_JOINERS), "")
         if run and lower in _NAME_JOINERS and rest[:1].isupper():
             run.append(bare)
             continue
-        if run:
-            phrase = _written(run)
-            found.append(Name(text=phrase, variants=[phrase.lower()]))
-            run = []
+        close()
         if product:
             found.append(Name(text=bare, variants=[lower], identifier=True))
     found += [Name(text=m, variants=[m.lower()], identifier=True) for m in numbered]
     unique: dict[str, Name] = {}
-    for name in found:
+    for name in _with_short_forms(found, question):
         unique.setdefault(name.text.lower(), name)
     return list(unique.values())
+
+
+def _with_short_forms(found: list[Name], question: str) -> list[Name]:
+    """The names, an acronym the question defines in brackets after a name ("the Small Business Health
+    Options Program (SHOP)") being one more way to write that name, not a name of its own.
+
+    General case: writers define a short form by bracketing it after the full name; a passage may
+    write either ("33 options through SHOP")."""
+    out: list[Name] = []
+    for name in found:
+        last = out[-1] if out else None
+        defined = rf"{re.escape(last.text)}\s*\(\s*{re.escape(name.text)}\s*\)" if last else ""
+        if last and name.text.isupper() and not last.identifier and re.search(defined, question):
+            out[-1] = last.model_copy(update={"variants": [*last.variants, name.text.lower()]})
+        else:
+            out.append(name)
+    return out
 
 
 NUMBERED = re.compile(r"(?<![\w.])\d{1,2}(?:\.[0-9A-Za-z]{1,3}){2,}(?![\w.])")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from core.orchestrator.support import content_terms, found_terms
+from collections.abc import Callable
+
+from core.contracts import Evidence
+from core.orchestrator.asked_names import Name
+from core.orchestrator.support import content_terms, found_terms, mentions, writes
 from core.text import split_sentences, words
 from core.understanding import is_date_word
 from core.understanding.premise import PROPER_TERMS, premise
@@ -29,3 +33,29 @@ def proper_share(question: str, text: str, free: set[str]) -> float:
     if len(found_terms(named, text)) < len(set(named)):
         return 0.0
     return len(found_terms(terms, text)) / len(terms)
+
+
+def placed(question: str, names: list[Name]) -> set[str]:
+    """The names only the question's premise writes (`premise`), not the question proper.
+
+    General case: "After Hurricane Katrina, the September 2005 minutes said the pace of reconstruction
+    was uncertain. What did it depend on?" names the storm to say where to read; the sentence that
+    answers ("it depended in part on … how quickly the affected areas could again be made habitable")
+    need not repeat it, but its document must write it. A name the question proper asks about
+    ("which rate did the Bank of Canada raise?") must be written by the passage that answers. Read
+    inside one occasion's documents only (`GraphState.occasion`): across a long report, a premise's
+    name ("OPM FY 2015 APR, the TSP participation study: …") tells which of its parts answers."""
+    stated, asked = premise(question)
+    return {n.text for n in names if stated and mentions(stated, n.variants) and not mentions(asked, n.variants)}
+
+
+def written_by(
+    evidence: list[Evidence], names: list[Name], documents: set[str], shown: Callable[[Evidence], str]
+) -> dict[str, set[str]]:
+    """For each name, those of the `documents` that some passage of `evidence` writing it belongs to
+    (a passage's text as `shown` in its citation)."""
+    return {
+        n.text: docs
+        for n in names
+        if (docs := {e.doc_id for e in evidence if e.doc_id in documents and writes(shown(e), n)})
+    }

@@ -7,6 +7,7 @@ import datetime as dt
 
 from core.contracts import Citation, Evidence, ExecutionPlan
 from core.orchestrator.asked_names import Name, names_in
+from core.orchestrator.coverage import placed
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.steering import Steering
 from core.orchestrator.support import writes
@@ -66,6 +67,56 @@ def test_a_possessive_ends_the_name_it_follows() -> None:
     asked = "What change to the Committee's Treasury purchases did they have in mind?"
     assert [n.text for n in names_in(asked)] == ["Committee", "Treasury"]
     assert [n.text for n in names_in("What did the Bank of Japan's board decide?")] == ["Bank of Japan"]
+
+
+def test_a_comma_ends_a_name_and_a_small_word_left_at_its_end_is_not_the_name_s() -> None:
+    """ "After Hurricane Katrina, the September 2005 minutes …" names "Hurricane Katrina", not "Hurricane
+    Katrina the" (which no source writes); "Bank of Canada, the Fed" names two."""
+    asked = "After Hurricane Katrina, the September 2005 minutes said the pace was uncertain. What did it depend on?"
+    assert [n.text for n in names_in(asked)] == ["Hurricane Katrina"]
+    assert [n.text for n in names_in("what did the Bank of Canada, the Fed and the ECB do?")] == [
+        "Bank of Canada",
+        "Fed",
+        "ECB",
+    ]
+    assert [n.text for n in names_in("What did the Department of the Interior say?")] == ["Department of the Interior"]
+    # an acronym defined in brackets is one more way to write the name before it
+    (options,) = names_in("how many options did the Berth Access Programme (BAP) offer?")
+    assert options.text == "Berth Access Programme" and writes("33 options through BAP.", options)
+
+
+def test_a_name_only_the_premise_writes_is_written_by_the_answer_s_document() -> None:
+    """Inside one occasion's documents the premise names what places the question ("After the Pier Nine
+    fire, the May minutes said …"); the sentence that answers need not repeat it, but a passage of its
+    document must. A name the question proper asks about must be written by the cited passage itself."""
+    storm = Name(text="Pier Nine", variants=["pier nine"])
+    placing = "After the Pier Nine fire, the May minutes said repairs were slow. What did they depend on?"
+    asking = "What did the board say the Pier Nine repairs depended on?"
+    answer = "Repairs depended on how soon the berths could be inspected again."
+    other = "The Pier Nine fire closed four berths in April."
+
+    def passage(doc: str, n: int, text: str) -> Evidence:
+        return Evidence(
+            doc_id=doc, chunk_id=f"c{n}", kind="segment", text=text, snippet=text, title="Minutes",
+            collection="default", round_id=1, query="q", mode="hybrid", relevance=0.9,
+        )  # fmt: skip
+
+    def gate(question: str, passages: list[tuple[str, str]], occasion: bool = True) -> str | None:
+        evidence = [passage(doc, n, text) for n, (doc, text) in enumerate(passages, 1)]
+        plan = ExecutionPlan(original_query=question, revised_query=question)
+        steering = Steering(names=[storm], writers={"Pier Nine": ["may", "june"]})
+        state = GraphState(turn=TURN, plan=plan, evidence=evidence, steering=steering, occasion=occasion)
+        return WRITER._gate(0.9, 0.9, [], state, (answer, answer), {"c1"})
+
+    assert placed(placing, [storm]) == {"Pier Nine"} and placed(asking, [storm]) == set()
+    assert gate(placing, [("may", answer), ("may", other)]) is None
+    reason = gate(placing, [("may", answer), ("june", other)])  # another document writes it
+    assert reason is not None and "not about Pier Nine" in reason
+    reason = gate(asking, [("may", answer), ("may", other)])
+    assert reason is not None and "not about Pier Nine" in reason
+    # across a long report (no one occasion's documents) the premise's name places the passage itself
+    reason = gate(placing, [("may", answer), ("may", other)], occasion=False)
+    assert reason is not None and "not about Pier Nine" in reason
 
 
 def test_a_figure_written_without_its_leading_zero_keeps_its_point() -> None:
