@@ -41,7 +41,8 @@ def most_recent(evidence: list[Evidence], terms: list[str]) -> list[Evidence]:
 
 def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) -> list[Evidence]:
     """Passages that name every id the question names ("E04") are relevant at least at `floor`, and
-    only the documents that write those ids somewhere in the evidence are kept, when some do.
+    only the documents that write those ids somewhere in the evidence are kept, when some do; when
+    no passage names them all, those that name one of them (each numbered item has its own entry).
 
     An embedding hardly tells "E04" from "E05", or one aircraft's accident report from another's;
     the literal id is the stronger evidence. An id names one thing, so a document that does not
@@ -50,6 +51,8 @@ def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) 
     names the same model) stays.
     """
     named = [all(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers) for e in evidence]
+    if not any(named):  # "objectives 2.3.3 and 4.3.4": one entry each, no passage writes both
+        named = [any(mentions(f"{e.title} {e.text}", n.variants) for n in identifiers) for e in evidence]
     naming = {e.doc_id for e, names in zip(evidence, named, strict=True) if names}
     raised = [
         e.model_copy(update={"relevance": max(e.relevance, floor)}) if names else e

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.calibration import Calibration
 from core.contracts import Evidence, EvidenceLevel, RetrievalRound, SearchFilters, TableResult
+from core.orchestrator.asked_names import NUMBERED
 from core.orchestrator.evidence import (
     LEVEL_MARGIN,
     after_newest,
@@ -230,11 +231,15 @@ class Executor:
         General case: inside one document (a meeting's minutes), "what was the May unemployment
         rate, and how did the staff describe consumer sentiment?" is answered by two passages; the
         whole question's best passages by meaning and words can all serve one part, and only the
-        other part's own words ("unemployment rate", "May") find its passage."""
+        other part's own words ("unemployment rate", "May") find its passage. So with several
+        numbered items quoted ("what do objectives 2.3.3 and 4.3.4 each cover?"): each item's entry
+        is found by its number."""
         assert state.plan is not None
         result = await self._tools.with_words(result, state.plan.revised_query, vector, filters)
         parts = question_parts(state.plan.original_query)
-        if len(parts) < 2:
+        items = [n.text for n in state.steering.names if n.identifier and NUMBERED.fullmatch(n.text)]
+        parts = (parts if len(parts) > 1 else []) + (items if len(items) > 1 else [])
+        if not parts:
             return result
         scope = result.report.filters if result.report.filters.doc_ids else filters
         if filters.date_start or filters.date_end:

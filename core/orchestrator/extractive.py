@@ -245,7 +245,8 @@ def naming_first(
     General case: "measure 2.2.B: what's the target?" is answered by the row of item 2.2.B; in a
     table of like items, another item's row ("2.4.D Student Aid App Downloads … Target") can lie
     nearer in meaning and words. "What do objectives 2.3.3 and 4.3.4 each cover?" asks of two
-    entries, which no one sentence holds."""
+    entries, which no one sentence holds: an id's sentence already chosen keeps its place among
+    the first MAX_SENTENCES."""
     if not ids or any(all(mentions(c[1], n.variants) for n in ids) for c in chosen):
         return chosen
     naming = [c for _, c in ranked if all(mentions(c[1], n.variants) for n in ids)]
@@ -258,7 +259,9 @@ def naming_first(
         own = next((c for _, c in ranked if mentions(c[1], name.variants)), None)
         if own is not None and own not in leads:
             leads.append(own)
-    return [*leads, *(c for c in chosen if c not in leads)][: max(MAX_SENTENCES, len(leads))]
+    # A chosen sentence that writes one of the ids keeps its room before those that write none.
+    rest = sorted((c for c in chosen if c not in leads), key=lambda c: not any(mentions(c[1], n.variants) for n in ids))
+    return [*leads, *rest][: max(MAX_SENTENCES, len(leads))]
 
 
 def compose(

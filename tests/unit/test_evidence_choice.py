@@ -89,6 +89,10 @@ def test_each_item_a_question_quotes_leads_with_its_own_entry_when_none_writes_b
     assert naming_first(ranked, [other], ids) == [first, second, other]
     # an id a chosen sentence writes keeps its place
     assert naming_first(ranked, [first, other], ids) == [second, first, other]
+    # … among the first four, ahead of chosen sentences that write no id
+    others = [(3, "6.3.4. Rights Preserve civil rights."), (4, "4.3.2. Resources Protect marine resources.")]
+    ranked = [(0.9, other), (0.8, others[0]), (0.7, second), (0.6, others[1]), (0.5, first)]
+    assert naming_first(ranked, [other, others[0], second, others[1]], ids) == [first, second, other, others[0]]
 
 
 def test_an_opening_phrase_or_pronoun_that_points_back_joins_the_sentence_before() -> None:
