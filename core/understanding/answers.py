@@ -242,18 +242,20 @@ VALUE_GAP = (
     r"(?:(?:is|was|are|were)\s+)?(?:(?:the|its|their)\s+)?"
     rf"(?:(?:(?:(?-i:[A-Z])[\w'’-]*\s+)+|(?!{_PREPOSITION}\b)[\w'’-]+\s+)){{0,3}}?"
 )
+_CHANGED = r"(?:raised|lowered|cut|reduced|increased|decreased|lifted|trimmed|hiked|pushed|brought|capped)"
 _VALUE_ASK = re.compile(
     rf"\bwhat\s+{VALUE_GAP}(?:{_VALUE_NOUNS})\b{HEADS}"
     rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b"
     rf"|\bwhat\s+(?:did|does|do|will|would|has|have|had)\b[^?]*?\b(?:{_VALUE_NOUNS})\s+to\s*\?"
+    rf"|\bwhat\s+(?:is|was|are|were|has\s+been|had\s+been)\b[^?]*?\b{_CHANGED}\s+to\s*\?"
     r"|\bhow\s+(?:far|big|large|high|low|old)\b(?!\s+(?:a|an|the)\b)",
     re.I,
 )
 
 
 def asks_value(question: str) -> bool:
-    """True when a question asks for the value of something ("to what level did it cut the rate?", "what
-    range was the band widened to?", "what did the law cut the tax rate to?", "what was the VIX reading?"),
+    """True when a question asks for the value of something ("to what level did it cut the rate?", "what did
+    the law cut the tax rate to?", "what was the VIX reading?", "what was the consumption tax raised to?"),
     for its size ("how large was the package?", "how far had output fallen?") or an age ("how old?"): a figure."""
     return _VALUE_ASK.search(expanded(question)) is not None
 

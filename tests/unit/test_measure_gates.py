@@ -48,6 +48,10 @@ def test_an_age_a_reading_and_a_level_set_to_are_figures_asked() -> None:
     cut = "What did the new law cut the harbour tax rate to?"
     assert _asked(cut, "The new law cut the harbour tax rate, which pilots welcomed.") is not None
     assert _asked(cut, "The new law cut the harbour tax rate to 21 percent.") is None
+    raised = "Pilot hiring slowed after the levy went up. What was the harbour levy raised to?"
+    assert _asked(raised, "Pilot hiring slowed after the harbour levy was raised.") is not None
+    assert _asked(raised, "The harbour levy was raised to 8 percent in April.") is None
+    assert _asked("What was the slowdown attributed to?", "The slowdown was attributed to the levy.") is None
     # a noun after "besides" is not what is asked: "what besides higher rates …" asks for something else
     besides = "Harbour tolls fell in May. What besides higher harbour rates was weighing on tolls?"
     assert _asked(besides, "Tolls fell on higher harbour rates and on worries about dredging delays.") is None
