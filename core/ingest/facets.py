@@ -55,7 +55,8 @@ _DEFINITION = re.compile(
 )
 # A run of capitalised words inside a sentence (after a lower-case word or punctuation), joiners
 # allowed: how English writes a proper name ("Department of Energy"), whatever the domain.
-_NAME_WORD = r"[A-Z][A-Za-z&.'’-]+"
+# A name word is a whole word: "COVID-19" holds no name "COVID-" (a word is not cut at a digit).
+_NAME_WORD = r"[A-Z][A-Za-z&.'’-]+(?![\w-])"
 _JOINER = r"(?:of|and|for|the|&)\s+"
 _CAPITALISED = re.compile(rf"(?<=[a-z,;:] ){_NAME_WORD}(?:\s+(?:{_JOINER})?{_NAME_WORD})*")
 # A code of capitals then digits ("N5921D", "K-900", "NCT04368728"): registrations, models, trials.

@@ -204,6 +204,19 @@ def test_an_acronym_the_documents_define_is_known_in_any_case() -> None:
     assert resolve("How many pages will NARA digitize?", vocabulary).doc_ids == ["nara"]
 
 
+def test_a_name_is_whole_words_not_the_letters_before_a_digit() -> None:
+    text = "Office of Widget Standards\nAnnual Performance Report\nFiscal Year 2021\n" + " ".join(
+        "During the COVID-19 pandemic, the Widget Board kept its K-900 lines open." for _ in range(6)
+    )
+    facets = describe(
+        LoadedDocument(title="OWS", blocks=[SourceBlock(text=text, page=1)], media_type="application/pdf"),
+        "ows-2021.pdf",
+    )
+    names = [form for entity in facets.entities for form in entity.forms()]
+    assert "widget board" in names
+    assert not any(name.endswith("-") for name in names), names
+
+
 def test_titles_codes_and_headings() -> None:
     assert not reads_as_words("DHS2020") and not reads_as_words("0000320193-22-000070")
     assert reads_as_words("Annual Performance Report Fiscal Year 2016") and reads_as_words("Fleet")
