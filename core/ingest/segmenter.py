@@ -49,18 +49,26 @@ class Segmenter:
         return segments
 
     def _pack(self, blocks: list[SourceBlock], budget: int) -> list[str]:
-        """Greedily join paragraphs, then sentences, then word windows, within `budget` tokens."""
+        """Greedily join paragraphs, then sentences, then word windows, within `budget` tokens; a
+        segment ends where a sentence does, when the sentence fits in the next one (`continues`)."""
         pieces = self._fit([b.text.strip() for b in blocks], budget)
         sizes = self._count(pieces)
         chunks: list[str] = []
         current: list[str] = []
-        used = 0
-        for piece, size in zip(pieces, sizes, strict=True):
-            if current and used + size > budget:
-                chunks.append("\n".join(current))
-                current, used = [], 0
+        used: list[int] = []
+        for index, (piece, size) in enumerate(zip(pieces, sizes, strict=True)):
+            if current and sum(used) + size > budget:
+                # Back to where the sentence this piece continues began, if that leaves something.
+                first = index - len(current)  # the index in `pieces` of current[0]
+                start = len(current)
+                while start > 0 and continues(pieces[first + start - 1], pieces[first + start]):
+                    start -= 1
+                if start == 0 or sum(used[start:]) + size > budget:
+                    start = len(current)
+                chunks.append("\n".join(current[:start]))
+                current, used = current[start:], used[start:]
             current.append(piece)
-            used += size
+            used.append(size)
         if current:
             chunks.append("\n".join(current))
         return chunks
@@ -92,3 +100,13 @@ class Segmenter:
             windows.append(" ".join(tokens[start : start + size]))
             start += size
         return windows
+
+
+def continues(before: str, piece: str) -> bool:
+    """True when `piece` goes on with the sentence `before` left open: `before` ends without a
+    sentence's closing mark and `piece` starts in lower case.
+
+    General case: a PDF's text comes line by line ("… online and through virtual consultations to" /
+    "improve access for researchers …"); a segment cut between such lines halves a sentence, and
+    neither half answers what the whole says."""
+    return bool(before) and before.rstrip()[-1:] not in ".!?:;" and piece[:1].islower()

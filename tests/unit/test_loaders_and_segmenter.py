@@ -86,3 +86,23 @@ def test_segments_fit_the_budget_and_never_cross_sections() -> None:
     for section, block_words in (("A", 2 + 5 * 60), ("B", 300), ("C", 2)):
         assert sum(word_count([s.text])[0] for s in segments if s.section == section) == block_words
     assert len({s.chunk_id for s in segments}) == len(segments)
+
+
+def test_a_sentence_wrapped_over_a_pdf_s_lines_is_not_cut_between_segments() -> None:
+    lines = [f"Line {i} is a whole sentence of its own here." for i in range(5)] + [
+        "The office will answer online and through virtual consultations to",
+        "improve access for readers who cannot travel to a reading room.",
+        "It will also digitise records.",
+    ]
+    doc = LoadedDocument(title="Doc", media_type="application/pdf", blocks=[SourceBlock(text=t) for t in lines])
+    segments = Segmenter(count_tokens=word_count, max_seq_length=64).segment(doc, _record())
+    budget = 64 - 2 - 1 - 1
+    assert len(segments) == 2 and all(word_count([s.text])[0] <= budget for s in segments)
+    whole = "virtual consultations to\nimprove access"
+    assert any(whole in s.text for s in segments), [s.text for s in segments]
+    # A sentence too long for one segment is still cut where the budget ends.
+    wrapped = [" ".join(["word"] * 20) for _ in range(4)]
+    doc = LoadedDocument(title="Doc", media_type="application/pdf", blocks=[SourceBlock(text=t) for t in wrapped])
+    segments = Segmenter(count_tokens=word_count, max_seq_length=64).segment(doc, _record())
+    assert all(word_count([s.text])[0] <= budget for s in segments)
+    assert sum(word_count([s.text])[0] for s in segments) == 80
