@@ -62,6 +62,24 @@ def naming_all(evidence: list[Evidence], identifiers: list[Name], floor: float) 
     return sorted(raised, key=lambda e: -e.relevance)
 
 
+def each_named(candidates: list[Evidence], relevant: list[Evidence], identifiers: list[Name]) -> list[Evidence]:
+    """`relevant`, with the best candidate that writes each asked id no relevant passage writes.
+
+    General case: "what does objective 2.1.1 deploy, and what does 4.1.3 want?" asks of two
+    entries of one plan, each in its own passage. The passage nearest the whole question holds
+    one entry; the other entry's passage, though it writes its id, lies further in meaning than
+    the relevance margin allows (`supporting`), and the answer would speak of one item only.
+    """
+    kept = list(relevant)
+    for name in identifiers:
+        if any(mentions(f"{e.title} {e.text}", name.variants) for e in kept):
+            continue
+        own = next((e for e in candidates if mentions(f"{e.title} {e.text}", name.variants)), None)
+        if own is not None:
+            kept.append(own)
+    return kept
+
+
 def newest_versions(evidence: list[Evidence]) -> list[Evidence]:
     """Evidence from the newest of each document's dated versions (titles equal but for their dates)."""
     newest: dict[str, dt.date] = {}

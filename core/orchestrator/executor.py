@@ -9,6 +9,7 @@ from core.orchestrator.evidence import (
     LEVEL_MARGIN,
     after_newest,
     counting,
+    each_named,
     most_recent,
     naming_all,
     newest_versions,
@@ -131,6 +132,8 @@ class Executor:
         else:
             relevant = supporting(result.evidence, self._calibration.low)
         relevant = counting(result.evidence, relevant, plan.original_query)
+        if identifiers:
+            relevant = each_named(result.evidence, relevant, identifiers)
         if state.intake is not None and state.intake.recent_year_window:
             relevant = most_recent(relevant, content_terms(plan.original_query))
         if plan.year_mode == "explicit" and plan.requested_years and not state.steering.period_resolved:
