@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from core.calibration import Calibration
 from core.contracts import Coverage, Evidence
@@ -86,12 +87,12 @@ class AnswerWriter:
         by_facets = set(steering.doc_ids or []) if steering.by_facets else set()
         question = state.intake.normalized_query
         placing = placed(question, steering.required()) if state.occasion else set()
-        evidence = _about_the_names(evidence, steering.required(), by_facets, set(steering.writers), placing)
+        parts = question_parts(question)
+        evidence = _about_the_names(evidence, steering.required(), by_facets, set(steering.writers), placing, parts)
         found = extractive.candidates(evidence, question)
         if not found:
             return Draft(text="")
         contextual = [extractive.in_context(evidence[i], sentence) for i, sentence in found]
-        parts = question_parts(question)
         # One batch: the question alone reads as `similarity(question, contextual)` always did.
         asked = [question, *parts] if len(parts) > 1 else [question]
         cosines, *part_cosines = await self._embedder.similarities(asked, contextual)
@@ -318,9 +319,17 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
 
 
 def _about_the_names(
-    evidence: list[Evidence], names: list[Name], chosen: set[str], in_passing: set[str], placing: set[str]
+    evidence: list[Evidence],
+    names: list[Name],
+    chosen: set[str],
+    in_passing: set[str],
+    placing: set[str],
+    parts: Sequence[str] = (),
 ) -> list[Evidence]:
     """Evidence that mentions every name the question steers by, when there is some; else all of it.
+    Of a message that asks several things (`parts`), a passage answers one part: it mentions that
+    part's names and those no part writes; a part that writes none asks of what the message's
+    other names that are not `in_passing` name (its document, its organisation).
 
     A document the facets chose (`chosen`) is about the names they resolved where a line of it does
     not write them: OPM's report titled "Annual Performance Report Fiscal Year 2015" is OPM's, and
@@ -335,7 +344,13 @@ def _about_the_names(
 
     if not names:
         return evidence
-    full = [e for e in evidence if all(about(e, n) for n in names)]
+    # "KPI 1.3.3 counts WINs - what does WIN stand for? and KPI 1.7.2 tracks what?": the entry of
+    # 1.7.2 need not write "WIN".
+    groups = [[n for n in names if mentions(part, n.variants)] for part in parts] if len(parts) > 1 else []
+    unplaced = [n for n in names if not any(n in group for group in groups)]
+    steering = [n for n in names if n.text not in in_passing]
+    groups = [[*(group or steering), *unplaced] for group in groups] or [names]
+    full = [e for e in evidence if any(all(about(e, n) for n in group) for group in groups)]
     return full or evidence
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from core.contracts import Evidence
+from core.orchestrator.answer import _about_the_names
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.discourse import continued
-from core.orchestrator.evidence import counting, supporting
+from core.orchestrator.evidence import counting, each_named, supporting
 from core.orchestrator.extractive import MAX_SENTENCES, candidates, naming_first, rank, restates
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
@@ -67,6 +68,19 @@ def test_a_passage_that_counts_what_a_how_many_question_counts_is_evidence() -> 
     assert [e.chunk_id for e in counting([plans, workforce], relevant, question)] == ["c5", "c4"]
     # Nothing is counted by a question that is not "how many".
     assert counting([plans, workforce], relevant, "What tools will patent examiners get?") == relevant
+
+
+def test_each_quoted_item_s_own_entry_is_evidence_however_far_its_meaning() -> None:
+    question = "What does objective 2.1.1 deploy, and what kind of processes does 4.1.3 want?"
+    ids = [n for n in names_in(question) if n.identifier]
+    first = _passage(6, "2.1.1. Borders Deter illegal trade through deployment of multi-layered defenses.", 0.77)
+    second = _passage(7, "4.1.3. Merchandise Facilitate lawful travel with 21st century processes.", 0.55)
+    other = _passage(8, "2.1.2. Illicit Activity Detect and apprehend illicit activity at the borders.", 0.74)
+    relevant = supporting([first, other, second], 0.25)
+    assert [e.chunk_id for e in relevant] == ["c6", "c8"]  # the margin alone drops 4.1.3's entry
+    assert [e.chunk_id for e in each_named([first, other, second], relevant, ids)] == ["c6", "c8", "c7"]
+    # An item some evidence already writes adds nothing.
+    assert each_named([first, other, second], [first, second], ids) == [first, second]
 
 
 def test_the_row_of_the_item_a_question_quotes_leads_the_answer() -> None:
@@ -212,3 +226,16 @@ def test_the_sentence_that_restates_the_premise_is_not_the_answer() -> None:
     event = (1, "The failed coup attempt in Turkey on July 15 left little imprint on markets.")
     other = (1, "Global stock indexes fell notably over the period.")
     assert rank(question, [other, event], [other[1], event[1]], [0.5, 0.5])[0][1] == event
+
+
+def test_a_part_of_a_message_is_answered_by_passages_of_its_own_names() -> None:
+    question = "KPI 1.3.3 counts WINs - what does WIN stand for? and KPI 1.7.2 tracks milestones toward what?"
+    names = [n for n in names_in(question) if n.text == "WIN"]
+    win = _passage(9, "KPI 1.3.3 Written Impact Narratives: the number of WIN statements.", 0.7)
+    space = _passage(10, "KPI 1.7.2 Milestones achieved toward space situational awareness services.", 0.5)
+    parts = question_parts(question)
+    assert len(parts) == 2
+    # The second part's entry need not write the first part's name.
+    assert _about_the_names([win, space], names, set(), {"WIN"}, set(), parts) == [win, space]
+    # Asked as one question, a passage that does not write the name is not about it.
+    assert _about_the_names([win, space], names, set(), {"WIN"}, set()) == [win]
