@@ -34,6 +34,10 @@ def test_a_to_what_level_question_needs_a_figure_said_of_what_it_asks() -> None:
         is None
     )
     assert _asked("At what pace did berthing fees rise?", "Berthing fees rose at a moderate pace.") is None
+    # "at what level" may ask for a place in an order, named in the question's own words
+    question = "What does the plan adopt for port safety, and at what level?"
+    assert _asked(question, "The port adopts a safe berthing approach at the authority level.") is None
+    assert _asked(question, "The port adopts a safe berthing approach for all its berths.") is not None
 
 
 def test_an_age_a_reading_and_a_level_set_to_are_figures_asked() -> None:
