@@ -93,8 +93,10 @@ def names_in(question: str) -> list[Name]:
             and lower not in _DAYS
             and not when
         )
+        # A middle initial is a name's word though it reads as a stop-word: "Charles I. Plosser".
+        initial = bool(run) and len(bare) == 1 and bare.isupper() and text[spans[index][1] :].startswith(".")
         product = _is_product_id(lower) and not when
-        if proper and not product:
+        if (proper or initial) and not product:
             run.append(bare)
             if bare != token:  # a possessive ends its name: "the Committee's Treasury purchases" names two
                 close()

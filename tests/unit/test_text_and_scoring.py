@@ -79,6 +79,9 @@ def test_an_initialism_with_full_stops_is_one_word_of_a_name() -> None:
     assert mentions("the strength of the U.S. economy", names_in("U.S. imports?")[0].variants)
     assert [n.text for n in names_in("Who heads the U.S. Department of Labor?")] == ["U.S. Department of Labor"]
     assert [n.text for n in names_in("What did John F. Kennedy say?")] == ["John F. Kennedy"]
+    # an initial that is also a stop-word ("I", "A") is still the name's: not "Charles" and "Plosser"
+    assert [n.text for n in names_in("Why did Charles I. Plosser dissent?")] == ["Charles I. Plosser"]
+    assert [n.text for n in names_in("Did Plosser dissent? I think so.")] == ["Plosser"]
 
 
 def test_a_numbered_item_a_question_quotes_is_an_id() -> None:
