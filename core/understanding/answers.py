@@ -53,6 +53,7 @@ _WHAT_REASON = re.compile(
 )
 
 # "What did most members agree …": after "what" and a verb, a person named is the subject, not what is asked.
+# "What will it do for researchers who cannot travel?": a "who" after another question word is relative.
 _AUXILIARY = r"(?:did|does|do|is|are|was|were|has|have|had|will|would|can|could|should|might|may)"
 
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
@@ -60,7 +61,9 @@ _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
     (re.compile(rf"\bwhen\b|\b(?:what|which)\s+(?:{_DATE_NOUNS})\b|\bby\s+when\b", re.I), "date"),
     (
         re.compile(
-            rf"\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:(?!{_AUXILIARY}\b)[\w'’]+\s+){{0,3}}(?:{_PERSON_NOUNS})\b", re.I
+            rf"(?:^|[.?!]\s)(?:(?!\b(?:what|which|how|where)\b)[^.?!])*?\bwho(?:m|se)?\b"
+            rf"|\b(?:which|what)\s+(?:(?!{_AUXILIARY}\b)[\w'’]+\s+){{0,3}}(?:{_PERSON_NOUNS})\b",
+            re.I,
         ),
         "person",
     ),

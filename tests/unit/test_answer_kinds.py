@@ -44,6 +44,10 @@ from core.understanding import answer_kind, holds, measure_words, question_parts
         ("What share of CHCOs said they had the guidance they needed?", "quantity"),
         # A message asking two things asks for its first question's kind.
         ("Which OPM Director signed the FY 2022 report, and on what date?", "person"),
+        # a "who" after another question word is a relative pronoun; one that opens a sentence asks
+        ("What will it do for readers who cannot travel to a reading room?", None),
+        ("The plan says what it will do. Who signed it?", "person"),
+        ("Name the governors who dissented.", "person"),
         ("Explain the travel policy", None),
         ("List all receipts for tires", None),
     ],
