@@ -57,6 +57,15 @@ _DEADLINE = re.compile(
 """A deadline ("by September 30, 2023", "by FY 2026") is a date a plan sets for a target, and a horizon
 ("through the end of 2011") the span a forecast runs to, not the time the question is about: neither
 narrows which documents are read (a 2022 plan states 2026 goals, 2010 minutes project 2011)."""
+_PART_OF_YEAR = re.compile(
+    rf"\b(early|mid|middle\s+of|late|beginning\s+of|start\s+of)[\s-]+({YEAR})\b",
+    re.IGNORECASE,
+)
+"""A part of a year ("late 2009", "mid-2013", "the start of 2022"): its first, middle or last third, when
+the question names no other year ("the end of 2026" is a plan's horizon, `_DEADLINE`).
+General case: people date what they half remember by the part of the year it fell in; the whole
+year's documents hold other months' answers to the same question (January's minutes for "late 2009")."""
+_THIRDS = {"early": (1, 4), "beginning": (1, 4), "start": (1, 4), "mid": (5, 8), "middle": (5, 8), "late": (9, 12)}
 # "Mar '97", or "march 93": two digits after a month are a year when marked so or no day (over 31).
 _SHORT_YEAR = re.compile(
     rf"\b((?:{MONTH})\.?)(\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?\s*(?:['\u2019\u2018](\d{{2}})|(?<!\d)\s(3[2-9]|[4-9]\d))\b",
@@ -189,6 +198,9 @@ def date_hints(text: str, today: dt.date) -> DateHints:
         return _window(start, dt.date(year, last, calendar.monthrange(year, last)[1]), sorted({start.year, year}))
     if (match := _MONTH_YEAR.search(text)) and (period := read_period(match[0], today)):
         return _window(period.start, period.end, [period.start.year])
+    if (match := _PART_OF_YEAR.search(text)) and len(years(text)) == 1:
+        year, (first, last) = int(match[2]), _THIRDS[match[1].lower().split()[0].rstrip("-")]
+        return _window(dt.date(year, first, 1), dt.date(year, last, calendar.monthrange(year, last)[1]), [year])
     if named_years := sorted(years(text)):
         return _window(dt.date(named_years[0], 1, 1), dt.date(named_years[-1], 12, 31), named_years)
     if match := _RELATIVE.search(text):

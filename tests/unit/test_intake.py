@@ -29,6 +29,22 @@ def test_years_become_an_explicit_date_window() -> None:
 @pytest.mark.parametrize(
     ("text", "start", "end"),
     [
+        ("Late 2009: what did participants think might limit job gains?", dt.date(2009, 9, 1), dt.date(2009, 12, 31)),
+        ("what did the minutes say about tapering in mid-2013?", dt.date(2013, 5, 1), dt.date(2013, 8, 31)),
+        ("how was inflation at the start of 2022?", dt.date(2022, 1, 1), dt.date(2022, 4, 30)),
+        # a horizon, and a part of one year among others, bound nothing finer than their years
+        ("what does the plan target for the end of 2026?", dt.date(2026, 1, 1), dt.date(2026, 12, 31)),
+        ("what changed between late 2014 and 2015?", dt.date(2014, 1, 1), dt.date(2015, 12, 31)),
+    ],
+)
+def test_a_part_of_a_year_is_its_third(text: str, start: dt.date, end: dt.date) -> None:
+    intake = run_intake(text)
+    assert (intake.date_start, intake.date_end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
         ("Mar '97 tightening - where did the rate go?", dt.date(1997, 3, 1), dt.date(1997, 3, 31)),
         ("what happened at the dec \u201908 meeting?", dt.date(2008, 12, 1), dt.date(2008, 12, 31)),
         ("the Sept. '26 review", dt.date(2026, 9, 1), dt.date(2026, 9, 30)),  # this year
