@@ -11,9 +11,9 @@ import math
 import re
 from collections.abc import Callable
 
-from core.orchestrator.asked_names import NUMBERED, name_runs, names_in
+from core.orchestrator.asked_names import NUMBERED, name_runs
 from core.orchestrator.state import GraphState
-from core.orchestrator.support import content_terms, found_terms, mentions, spelled_out
+from core.orchestrator.support import content_terms, found_terms, spelled_out
 from core.prompts.synthesis import MARK
 from core.text import split_sentences, stem, stems, without_clitic
 from core.text import words as written_words
@@ -154,7 +154,7 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     # After a premise, a count not of the noun asked (a unit's, or of something else) is said in the
     # question proper's own words (`TIED_TERMS`); "how many reservists" is not said by "reserve call-ups".
     own = _proper_terms(question, _given(state, cited))
-    sentences = [s for s in statements(body) if _names_all(s, _counted_at(question, _given(state, cited), what))]
+    sentences = statements(body)
     besides = frozenset(stems(others))
     if counts_unit(nouns):
         return any(
@@ -165,24 +165,6 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
         or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)) and _tied(own, s))
         for s in sentences
     )
-
-
-def _counted_at(question: str, given: set[str], what: list[str]) -> list[list[str]]:
-    """The forms of each name the question proper writes besides those of what it counts, its
-    resolved names and its sources' titles: where, or of what, the count is asked.
-
-    General case: "How many new supervisors attended the Boot Camp?" asks a count at the Boot Camp;
-    "a cohort of 60 supervisors participated" counts supervisors of another programme, and "3,000
-    supervisors attended these forums" those of other events. "How many Reserve Bank presidents
-    dissented?" names what it counts."""
-    free = given | {w.lower() for w in what}
-    names = [n for n in names_in(premise(question)[1]) if not n.identifier and not n.period]
-    return [n.variants for n in names if not {w.lower() for w in written_words(n.text)} <= free]
-
-
-def _names_all(sentence: str, forms: list[list[str]]) -> bool:
-    """True when `sentence` writes one of each name's `forms`."""
-    return all(mentions(sentence, variants) for variants in forms)
 
 
 def dates_it(question: str, body: str, given: set[str]) -> bool:

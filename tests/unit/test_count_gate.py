@@ -36,22 +36,12 @@ def test_the_count_is_read_in_the_answer_not_anywhere_in_its_passages() -> None:
 
 def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> None:
     # "subjects" for "patients": the sentence writes what the question asks, "enroll", with a count
-    # (the trial's name is the protocol's own, resolved by its facets)
     enrolled = "The study will enroll a total of 420 subjects at 60 sites."
-    assert _asked("How many patients will the Zentavir trial enroll?", enrolled, mentions=("Zentavir",)) is None
+    assert _asked("How many patients will the Zentavir trial enroll?", enrolled) is None
     # the question's names are no such word: every passage of the document carries them
     about = "Every day, the operators and employees of DHS perform difficult work. DHS combined 22 agencies."
     assert _asked("How many employees does DHS have?", about) is not None
     assert _asked("How many employees does DHS have, according to its plan?", about) is not None
-
-
-def test_a_count_asked_at_a_named_thing_is_said_of_it() -> None:
-    question = "The Authority revamped its Harbour Pilot Academy. How many new pilots attended the Academy in 2016?"
-    cohort = "A cohort of 60 pilots across the harbour participated. More than 3,000 pilots attended these forums."
-    assert _asked(question, cohort) is not None
-    assert _asked(question, "In 2016, 85 new pilots attended the Harbour Pilot Academy.") is None
-    # what the count is of may be a name: "Reserve Bank presidents"
-    assert _asked("How many Reserve Bank presidents dissented?", "Three Reserve Bank presidents dissented.") is None
 
 
 def test_a_possessive_name_is_no_word_that_counts_something_else() -> None:
