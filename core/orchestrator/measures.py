@@ -11,8 +11,7 @@ import math
 import re
 from collections.abc import Callable
 
-from core.orchestrator.asked_names import NUMBERED, Name, name_runs, names_in
-from core.orchestrator.discourse import points_back
+from core.orchestrator.asked_names import NUMBERED, name_runs, names_in
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms, mentions, spelled_out
 from core.prompts.synthesis import MARK
@@ -157,14 +156,7 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     # question proper's own words (`TIED_TERMS`); "how many reservists" is not said by "reserve call-ups".
     own = _proper_terms(question, _given(state, cited))
     at = _counted_at(question, _given(state, cited))
-    said = statements(body)
-    # A sentence that says what it is about only through the one before it ("Collectively, these
-    # laws … protect more than 148 million workers") is said of what that one names.
-    sentences = [
-        s
-        for i, s in enumerate(said)
-        if all(mentions(s, v) or (i > 0 and points_back(s) and mentions(said[i - 1], v)) for v in at)
-    ]
+    sentences = [s for s in statements(body) if all(mentions(s, variants) for variants in at)]
     besides = frozenset(stems(others))
     if counts_unit(nouns):
         return any(
@@ -183,38 +175,19 @@ def _counted_at(question: str, given: set[str]) -> list[list[str]]:
 
     General case: "How many new supervisors attended the Boot Camp?" asks a count at the Boot Camp;
     "a cohort of 60 supervisors participated" counts supervisors of another programme, and "3,000
-    supervisors attended these forums" those of other events. A name may be written by its initials
-    ("WHD" for the Wage and Hour Division); one word or a run of capitals stays free: a short form
-    is often written another way ("DoD" as "the Department", "ED APP" as the plan's title), and "how
-    many Reserve Bank presidents" names what it counts."""
+    supervisors attended these forums" those of other events. One word stays free: a short form or
+    an acronym is often written another way ("DoD" as "the Department", "OPM-generated" as "OPM
+    generated"), and "how many Reserve Bank presidents" names what it counts."""
     names: list[list[str]] = []
     for part in question_parts(premise(question)[1]):
         what = {w.lower() for w in counted(part)}
         if not what:
             continue
-        for name in _joined(names_in(part), part):
-            written = written_words(name.text)
-            spelled = {w.lower() for w in written}
-            short = name.text.isupper() or len(spelled) < 2  # "DoD", "ED APP": short forms
-            if not (name.identifier or name.period or short or spelled <= given | what):
-                initials = "".join(w[0] for w in written if w[:1].isupper())
-                names.append([*name.variants, initials.lower()])
+        for name in names_in(part):
+            spelled = {w.lower() for w in written_words(name.text)}
+            if not (name.identifier or name.period or len(spelled) < 2 or spelled <= given | what):
+                names.append(name.variants)
     return names
-
-
-def _joined(names: list[Name], text: str) -> list[Name]:
-    """`names`, two that `text` joins with "and" or "&" read as one ("Wage and Hour Division"): a name
-    of an office, whose initials ("WHD") are how it is written."""
-    out: list[Name] = []
-    for name in names:
-        last = out[-1] if out else None
-        forms = [f"{last.text} {joiner} {name.text}" for joiner in ("and", "&")] if last else []
-        joined = next((form for form in forms if form in text), None)
-        if last and joined:
-            out[-1] = last.model_copy(update={"text": joined, "variants": [joined.lower()]})
-        else:
-            out.append(name)
-    return out
 
 
 def dates_it(question: str, body: str, given: set[str]) -> bool:

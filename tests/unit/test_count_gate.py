@@ -45,9 +45,7 @@ def test_a_count_of_another_noun_answers_when_the_sentence_asks_the_same() -> No
 
 
 def test_a_count_asked_at_a_named_thing_is_said_of_it() -> None:
-    question = (
-        "The Authority revamped its Harbour Pilot Academy. How many new pilots attended the Pilot Academy in 2016?"
-    )
+    question = "The Authority revamped its Harbour Pilot Academy. How many new pilots attended the Pilot Academy in 2016?"
     cohort = "A cohort of 60 pilots across the harbour participated. More than 3,000 pilots attended these forums."
     assert _asked(question, cohort) is not None
     assert _asked(question, "In 2016, 85 new pilots attended the Harbour Pilot Academy.") is None
@@ -55,12 +53,6 @@ def test_a_count_asked_at_a_named_thing_is_said_of_it() -> None:
     # often written another way ("the Department" for "DoD"); another part's name is that part's
     assert _asked("How many Reserve Bank presidents dissented?", "Three Reserve Bank presidents dissented.") is None
     assert _asked("About how many beneficiaries does DoD have?", "The Department has 900,000 beneficiaries.") is None
-    assert _asked("How many downloads did the app have (ED APP indicator)?", "Downloads: 1,657,608") is None
-    hours = "How many workers do the laws of the Wage and Hour Division protect?"
-    assert _asked(hours, "WHD enforces laws protecting 148 million workers.") is None
-    laws = "WHD enforces the Service Contract Act. Collectively, these laws protect 148 million workers."
-    assert _asked(hours, laws) is None
-    assert _asked(hours, "WHD enforces the Service Contract Act. Other laws protect 148 million workers.") is not None
     twitter = "What channel did Retirement Services use, and how many followers did the feed have?"
     assert _asked(twitter, "The feed had 4,000 followers.") is None
 
