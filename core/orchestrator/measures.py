@@ -11,9 +11,9 @@ import math
 import re
 from collections.abc import Callable
 
-from core.orchestrator.asked_names import NUMBERED, name_runs, names_in
+from core.orchestrator.asked_names import NUMBERED, name_runs
 from core.orchestrator.state import GraphState
-from core.orchestrator.support import content_terms, found_terms, mentions, spelled_out
+from core.orchestrator.support import content_terms, found_terms, spelled_out
 from core.prompts.synthesis import MARK
 from core.text import split_sentences, stem, stems, without_clitic
 from core.text import words as written_words
@@ -26,7 +26,6 @@ from core.understanding.answers import (
     asks_share,
     asks_value,
     name_words,
-    question_parts,
     states_date,
     states_figure,
     states_money,
@@ -155,8 +154,7 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     # After a premise, a count not of the noun asked (a unit's, or of something else) is said in the
     # question proper's own words (`TIED_TERMS`); "how many reservists" is not said by "reserve call-ups".
     own = _proper_terms(question, _given(state, cited))
-    at = _counted_at(question, _given(state, cited))
-    sentences = [s for s in statements(body) if all(mentions(s, variants) for variants in at)]
+    sentences = statements(body)
     besides = frozenset(stems(others))
     if counts_unit(nouns):
         return any(
@@ -167,27 +165,6 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
         or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)) and _tied(own, s))
         for s in sentences
     )
-
-
-def _counted_at(question: str, given: set[str]) -> list[list[str]]:
-    """The forms of each name of several words that the part asking "how many" writes, besides what
-    it counts, its resolved names and its sources' titles: where, or of what, the count is asked.
-
-    General case: "How many new supervisors attended the Boot Camp?" asks a count at the Boot Camp;
-    "a cohort of 60 supervisors participated" counts supervisors of another programme, and "3,000
-    supervisors attended these forums" those of other events. One word stays free: a short form or
-    an acronym is often written another way ("DoD" as "the Department", "OPM-generated" as "OPM
-    generated"), and "how many Reserve Bank presidents" names what it counts."""
-    names: list[list[str]] = []
-    for part in question_parts(premise(question)[1]):
-        what = {w.lower() for w in counted(part)}
-        if not what:
-            continue
-        for name in names_in(part):
-            spelled = {w.lower() for w in written_words(name.text)}
-            if not (name.identifier or name.period or len(spelled) < 2 or spelled <= given | what):
-                names.append(name.variants)
-    return names
 
 
 def dates_it(question: str, body: str, given: set[str]) -> bool:
