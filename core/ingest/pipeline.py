@@ -25,11 +25,10 @@ Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "rem
 
 READING = 8
 """The version of how a file is read into segments, facts and facets. Raise it when that reading
-changes (a new kind of field: signature blocks in 2, written "…, signed <date>" in 3; a file name's
-code spelled out by the text in 4; an item's number heading the sentence after it in 7; segments
-that end where sentences do and names read as whole words in 8; 6 was a page-break reading, since
-reverted): the next run reads files it had read before again, reported as
-updated, so an upgrade reaches documents already ingested."""
+changes (signature blocks in 2, written "…, signed <date>" in 3; a file name's code spelled out by
+the text in 4; an item's number heading the sentence after it in 7; segments ending where sentences
+do and names as whole words in 8; 6, a page-break reading, was reverted): the next run reads files
+it had read before again, reported as updated, so an upgrade reaches documents already ingested."""
 
 
 class IngestProgress(Protocol):

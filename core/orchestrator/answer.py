@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from core.calibration import Calibration
 from core.contracts import Coverage, Evidence
@@ -11,7 +10,7 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import discourse, extractive
 from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
-from core.orchestrator.coverage import placed, proper_share, written_by
+from core.orchestrator.coverage import about_the_names, placed, proper_share, written_by
 from core.orchestrator.measures import measure_missing
 from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
@@ -88,7 +87,9 @@ class AnswerWriter:
         question = state.intake.normalized_query
         placing = placed(question, steering.required()) if state.occasion else set()
         parts = question_parts(question)
-        evidence = _about_the_names(evidence, steering.required(), by_facets, set(steering.writers), placing, parts)
+        evidence = about_the_names(
+            evidence, steering.required(), by_facets, set(steering.writers), placing, parts, _cited_text
+        )
         found = extractive.candidates(evidence, question)
         if not found:
             return Draft(text="")
@@ -292,7 +293,7 @@ def _full_names(state: GraphState) -> list[Name]:
     a name the question gives as the owner of what it asks ("the Department of Energy's strategic
     plan": a passage of another organisation's plan that does not write it is not its answer,
     however close its words). A name the facets resolved chose its documents already
-    (`_about_the_names`)."""
+    (`coverage.about_the_names`)."""
     question = state.plan.original_query if state.plan is not None else ""
     required = {n.text for n in state.steering.required()}
     return [
@@ -316,42 +317,6 @@ def _just_past(name: Name, state: GraphState, cited: set[str]) -> bool:
         return False  # not a calendar quarter
     evidence = [e for e in state.evidence if e.chunk_id in cited]
     return any(quarter_just_past(quarter, end, e.date, _cited_text(e)) for e in evidence)
-
-
-def _about_the_names(
-    evidence: list[Evidence],
-    names: list[Name],
-    chosen: set[str],
-    in_passing: set[str],
-    placing: set[str],
-    parts: Sequence[str] = (),
-) -> list[Evidence]:
-    """Evidence that mentions every name the question steers by, when there is some; else all of it.
-    Of a message that asks several things (`parts`), a passage answers one part: it mentions that
-    part's names and those no part writes; a part that writes none asks of what the message's
-    other names that are not `in_passing` name (its document, its organisation).
-
-    A document the facets chose (`chosen`) is about the names they resolved where a line of it does
-    not write them: OPM's report titled "Annual Performance Report Fiscal Year 2015" is OPM's, and
-    so is its signature line. A name only some passages write (`in_passing`, "NTL" in OWS's report)
-    must still be written by the passage, unless only the premise names it (`placed`): then by its
-    document."""
-    documents = written_by(evidence, [n for n in names if n.text in placing], {e.doc_id for e in evidence}, _cited_text)
-
-    def about(e: Evidence, name: Name) -> bool:
-        resolved = e.doc_id in chosen and name.text not in in_passing
-        return resolved or writes(_cited_text(e), name) or e.doc_id in documents.get(name.text, set())
-
-    if not names:
-        return evidence
-    # "KPI 1.3.3 counts WINs - what does WIN stand for? and KPI 1.7.2 tracks what?": the entry of
-    # 1.7.2 need not write "WIN".
-    groups = [[n for n in names if mentions(part, n.variants)] for part in parts] if len(parts) > 1 else []
-    unplaced = [n for n in names if not any(n in group for group in groups)]
-    steering = [n for n in names if n.text not in in_passing]
-    groups = [[*(group or steering), *unplaced] for group in groups] or [names]
-    full = [e for e in evidence if any(all(about(e, n) for n in group) for group in groups)]
-    return full or evidence
 
 
 def checked(judgement: reflection_prompt.Judgement, terms: list[str], cited_text: str) -> reflection_prompt.Judgement:

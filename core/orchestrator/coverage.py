@@ -1,8 +1,9 @@
-"""How much of what a message asks the cited text carries, when the message states a premise first."""
+"""How much of what a message asks the cited text carries: the question proper's words after a premise,
+and the names each passage must write (`about_the_names`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from core.contracts import Evidence
 from core.orchestrator.asked_names import Name
@@ -59,3 +60,40 @@ def written_by(
         for n in names
         if (docs := {e.doc_id for e in evidence if e.doc_id in documents and writes(shown(e), n)})
     }
+
+
+def about_the_names(
+    evidence: list[Evidence],
+    names: list[Name],
+    chosen: set[str],
+    in_passing: set[str],
+    placing: set[str],
+    parts: Sequence[str],
+    text: Callable[[Evidence], str],
+) -> list[Evidence]:
+    """Evidence that mentions every name the question steers by, when there is some; else all of it.
+    Of a message that asks several things (`parts`), a passage answers one part: it mentions that
+    part's names and those no part writes; a part that writes none asks of what the message's
+    other names that are not `in_passing` name (its document, its organisation).
+
+    A document the facets chose (`chosen`) is about the names they resolved where a line of it does
+    not write them: OPM's report titled "Annual Performance Report Fiscal Year 2015" is OPM's, and
+    so is its signature line. A name only some passages write (`in_passing`, "NTL" in OWS's report)
+    must still be written by the passage (its `text`: what a citation shows), unless only the premise
+    names it (`placed`): then by its document."""
+    documents = written_by(evidence, [n for n in names if n.text in placing], {e.doc_id for e in evidence}, text)
+
+    def about(e: Evidence, name: Name) -> bool:
+        resolved = e.doc_id in chosen and name.text not in in_passing
+        return resolved or writes(text(e), name) or e.doc_id in documents.get(name.text, set())
+
+    if not names:
+        return evidence
+    # "KPI 1.3.3 counts WINs - what does WIN stand for? and KPI 1.7.2 tracks what?": 1.7.2's entry
+    # need not write "WIN".
+    groups = [[n for n in names if mentions(part, n.variants)] for part in parts] if len(parts) > 1 else []
+    unplaced = [n for n in names if not any(n in group for group in groups)]
+    steering = [n for n in names if n.text not in in_passing]
+    groups = [[*(group or steering), *unplaced] for group in groups] or [names]
+    full = [e for e in evidence if any(all(about(e, n) for n in group) for group in groups)]
+    return full or evidence

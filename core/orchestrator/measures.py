@@ -20,23 +20,23 @@ from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
     answer_kind,
-    asks_date,
     asks_money,
     asks_name,
     asks_share,
     asks_value,
     name_words,
-    states_date,
     states_figure,
     states_money,
     states_share,
 )
 from core.understanding.asked_figures import (
     asks_amount,
+    asks_date,
     asks_percent,
     labels,
     series_labels,
     states_amount,
+    states_date,
     states_percent,
     unasked_figures,
 )
@@ -217,8 +217,7 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
     )
 
 
-# "At what level …", "at what stage …": asked with the noun and a preposition, a value may be a place
-# in an order that is not a figure: "formally adopt a Safe System approach at the departmental level".
+# "At what level/stage …": a value may be a place in an order, no figure ("at the departmental level").
 _AT_WHAT = re.compile(r"\bat\s+what\s+([a-z]+)\b", re.IGNORECASE)
 
 

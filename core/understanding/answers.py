@@ -52,8 +52,8 @@ _WHAT_REASON = re.compile(
     re.I,
 )
 
-# "What did most members agree …": after "what" and a verb, a person named is the subject, not what is asked.
-# "What will it do for researchers who cannot travel?": a "who" after another question word is relative.
+# "What did most members agree …": after "what" and a verb, a person named is the subject, not what is
+# asked; "what will it do for researchers who cannot travel?": a "who" after another question word is relative.
 _AUXILIARY = r"(?:did|does|do|is|are|was|were|has|have|had|will|would|can|could|should|might|may)"
 
 _QUESTION_KINDS: list[tuple[re.Pattern[str], AnswerKind]] = [
@@ -209,9 +209,9 @@ def states_share(text: str) -> bool:
 
 # A noun heads what is asked when a verb, a preposition or the question's end follows it ("what budget
 # does the plan give"; "which price index" asks for an index).
-_AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
+AFTER_HEAD = r"is|was|were|are|did|does|do|will|would|had|has|have|on|of|that|for|and"
 _PREPOSITION = r"(?:to|for|of|in|on|at|by|with|from|into|about|besides|beyond|except)"
-HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{_AFTER_HEAD}|in|to)\b))"
+HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{AFTER_HEAD}|in|to)\b))"
 # "How much did it cost", "what did it cost", "what budget does …", "what was the estimated dollar cost
 # of …", "… in dollars", "how much is the fee": an amount of money; a price after a preposition is
 # not what is asked ("what was being added to base prices for …" asks what was added). "By how much" asks
@@ -310,30 +310,6 @@ def states_money(text: str) -> bool:
     gives a count or a percentage ("180 reports", "a 96.1 percent acceptance rate") says something
     else about X."""
     return _AMOUNT.search(alpha2digit(text, "en")) is not None
-
-
-# "What date …", "on which day …", "what exact date …": a calendar date by name, not a period or a time.
-# "What date guidance" names a kind of guidance: "date" is asked for only when no noun follows it.
-_DATE_ASK = re.compile(
-    r"\b(?:what|which)\s+(?:(?:exact|calendar|specific)\s+)?(?:date|day)\b"
-    rf"(?=\s*(?:[?,.;:]|$|(?:{_AFTER_HEAD}|the)\b))",
-    re.I,
-)
-
-
-def asks_date(question: str) -> bool:
-    """True when a question asks for a calendar date by name ("On what date was the order
-    signed?"); "when" may be answered by a year, a quarter or an occasion and is not this."""
-    return _DATE_ASK.search(question) is not None
-
-
-def states_date(text: str) -> bool:
-    """True when `text` states a calendar date ("June 14, 2017", "14 June", "2021-01-20", "March
-    2020", "Tuesday").
-
-    General case: the answer to "on what date did X happen" is a date; a passage about X that
-    gives none says something else about X."""
-    return holds(text, "date")
 
 
 _WH_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which)['’](s|re)\b", re.I)

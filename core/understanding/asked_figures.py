@@ -1,4 +1,4 @@
-"""Figures asked beyond a quantity: a percentage, an amount, a point of a measure's series.
+"""Figures asked beyond a quantity: a percentage, an amount, a point of a measure's series, a date.
 
 "What percentage voted leave?" asks a number ("a majority" is none), "how much debt …?" a figure or
 a degree, "what was the baseline?" a figure the report labels so. Each pair reads what a question
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from core.understanding.answers import (
+    AFTER_HEAD,
     HEADS,
     NUMBER,
     VALUE_GAP,
@@ -19,6 +20,7 @@ from core.understanding.answers import (
     answer_kind,
     asks_share,
     figures_only,
+    holds,
     states_figure,
     states_share,
 )
@@ -113,3 +115,27 @@ def unasked_figures(body: str, question: str) -> str:
     from repeats it; the figure asked is another one."""
     quoted = {m[0].replace(",", "") for m in NUMBER.finditer(question) if not YEAR_ONLY.fullmatch(m[0])}
     return NUMBER.sub(lambda m: "" if m[0].replace(",", "") in quoted else m[0], body) if quoted else body
+
+
+# "What date …", "on which day …", "what exact date …": a calendar date by name, not a period or a time.
+# "What date guidance" names a kind of guidance: "date" is asked for only when no noun follows it.
+_DATE_ASK = re.compile(
+    r"\b(?:what|which)\s+(?:(?:exact|calendar|specific)\s+)?(?:date|day)\b"
+    rf"(?=\s*(?:[?,.;:]|$|(?:{AFTER_HEAD}|the)\b))",
+    re.I,
+)
+
+
+def asks_date(question: str) -> bool:
+    """True when a question asks for a calendar date by name ("On what date was the order
+    signed?"); "when" may be answered by a year, a quarter or an occasion and is not this."""
+    return _DATE_ASK.search(question) is not None
+
+
+def states_date(text: str) -> bool:
+    """True when `text` states a calendar date ("June 14, 2017", "14 June", "2021-01-20", "March
+    2020", "Tuesday").
+
+    General case: the answer to "on what date did X happen" is a date; a passage about X that
+    gives none says something else about X."""
+    return holds(text, "date")

@@ -199,7 +199,7 @@ def date_hints(text: str, today: dt.date) -> DateHints:
     if (match := _MONTH_YEAR.search(text)) and (period := read_period(match[0], today)):
         return _window(period.start, period.end, [period.start.year])
     if (match := _PART_OF_YEAR.search(text)) and len(years(text)) == 1:
-        year, (first, last) = int(match[2]), _THIRDS[match[1].lower().split()[0].rstrip("-")]
+        year, (first, last) = int(match[2]), _THIRDS[match[1].split()[0].lower()]
         return _window(dt.date(year, first, 1), dt.date(year, last, calendar.monthrange(year, last)[1]), [year])
     if named_years := sorted(years(text)):
         return _window(dt.date(named_years[0], 1, 1), dt.date(named_years[-1], 12, 31), named_years)

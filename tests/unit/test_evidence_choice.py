@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from core.contracts import Evidence
-from core.orchestrator.answer import _about_the_names
+from core.orchestrator.answer import _cited_text
 from core.orchestrator.asked_names import names_in
+from core.orchestrator.coverage import about_the_names
 from core.orchestrator.discourse import continued
 from core.orchestrator.evidence import counting, each_named, supporting
 from core.orchestrator.extractive import MAX_SENTENCES, candidates, naming_first, rank, restates
@@ -236,6 +237,6 @@ def test_a_part_of_a_message_is_answered_by_passages_of_its_own_names() -> None:
     parts = question_parts(question)
     assert len(parts) == 2
     # The second part's entry need not write the first part's name.
-    assert _about_the_names([win, space], names, set(), {"WIN"}, set(), parts) == [win, space]
+    assert about_the_names([win, space], names, set(), {"WIN"}, set(), parts, _cited_text) == [win, space]
     # Asked as one question, a passage that does not write the name is not about it.
-    assert _about_the_names([win, space], names, set(), {"WIN"}, set()) == [win]
+    assert about_the_names([win, space], names, set(), {"WIN"}, set(), (), _cited_text) == [win]

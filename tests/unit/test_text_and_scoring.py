@@ -22,7 +22,8 @@ from core.orchestrator.support import (
     written_in_parts,
 )
 from core.text import contents_listing, contracts, key_terms, normalize_text, snippet, split_sentences, stem
-from core.understanding.answers import asks_date, asks_money, asks_share, states_date, states_share
+from core.understanding.answers import asks_money, asks_share, states_share
+from core.understanding.asked_figures import asks_date, states_date
 from core.understanding.counting import counted, counts, counts_something
 
 
