@@ -208,9 +208,31 @@ def _labels_forward(parts: list[str]) -> list[str]:
 
 
 def _continues(unit: str, line: str) -> bool:
-    """True when `line` goes on with `unit`: a hard-wrapped line of prose, a field's wrapped value, or
-    the figures that follow a table's measure name ("Performance measure: …" then its row)."""
-    return not (_UNIT_START.match(line) or _UNIT_START.match(unit) or FIELD.match(line) or FIELD_LABEL.match(line))
+    """True when `line` goes on with `unit`: a hard-wrapped line of prose, a field's wrapped value, the
+    figures that follow a table's measure name ("Performance measure: …" then its row), or any line
+    but a list item after a unit that stops mid-sentence (`unfinished`: "… standards against which" /
+    "OPM conducted the assessment: (1) …" is one sentence, not a sentence and a field)."""
+    if _UNIT_START.match(line) or _UNIT_START.match(unit):
+        return False
+    return unfinished(unit) or not (FIELD.match(line) or FIELD_LABEL.match(line))
+
+
+CLOSING_MARKS = ".!?:;"
+_NEVER_LAST = STOPWORDS & frozenset("a an the of to for with by from in into on at and or nor which whose".split())  # noqa: SIM905
+"""The stop-list's articles, prepositions, conjunctions and relative pronouns: no sentence ends on one."""
+
+
+def unfinished(text: str) -> bool:
+    """True when `text` stops mid-sentence: it has no closing mark and its last word is a lower-case
+    article, preposition, conjunction or relative pronoun (`_NEVER_LAST`).
+
+    General case: a PDF's text comes line by line and a line may end anywhere in a sentence ("… five
+    sections consistent with the" / "Human Capital Framework: (1) workforce demographics, …"); a line
+    that ends on "of" or "which" goes on in the next, whatever that one starts with (a capitalised
+    term, a label and colon, an id the PDF producer left)."""
+    tail = text.rstrip()
+    last = words(tail[-40:])[-1:]
+    return bool(last) and tail[-1] not in CLOSING_MARKS and last[0] in _NEVER_LAST
 
 
 def snippet(text: str, limit: int = 160) -> str:

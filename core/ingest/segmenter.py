@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from itertools import groupby
 
 from core.knowledge import DocumentRecord, LoadedDocument, Segment, SourceBlock
-from core.text import split_sentences
+from core.text import CLOSING_MARKS, split_sentences, unfinished
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
 
@@ -104,9 +104,12 @@ class Segmenter:
 
 def continues(before: str, piece: str) -> bool:
     """True when `piece` goes on with the sentence `before` left open: `before` ends without a
-    sentence's closing mark and `piece` starts in lower case.
+    sentence's closing mark and `piece` starts in lower case, or `before` ends on a word no sentence
+    ends on (`unfinished`: "… the increased sensitivity of" / "_5391… pregnant individuals and …").
 
     General case: a PDF's text comes line by line ("… online and through virtual consultations to" /
     "improve access for researchers …"); a segment cut between such lines halves a sentence, and
     neither half answers what the whole says."""
-    return bool(before) and before.rstrip()[-1:] not in ".!?:;" and piece[:1].islower()
+    if not before or before.rstrip()[-1:] in CLOSING_MARKS:
+        return False
+    return piece[:1].islower() or unfinished(before)

@@ -100,6 +100,12 @@ def test_a_sentence_wrapped_over_a_pdf_s_lines_is_not_cut_between_segments() -> 
     assert len(segments) == 2 and all(word_count([s.text])[0] <= budget for s in segments)
     whole = "virtual consultations to\nimprove access"
     assert any(whole in s.text for s in segments), [s.text for s in segments]
+    # A line that stops on "of" goes on in the next, whatever that one starts with (an id the PDF
+    # producer left, a capitalised term).
+    lines[5:7] = ["The updates will address the increased sensitivity of", "_5391ab pregnant individuals to exposure."]
+    doc = LoadedDocument(title="Doc", media_type="application/pdf", blocks=[SourceBlock(text=t) for t in lines])
+    segments = Segmenter(count_tokens=word_count, max_seq_length=64).segment(doc, _record())
+    assert any("sensitivity of\n_5391ab pregnant" in s.text for s in segments), [s.text for s in segments]
     # A sentence too long for one segment is still cut where the budget ends.
     wrapped = [" ".join(["word"] * 20) for _ in range(4)]
     doc = LoadedDocument(title="Doc", media_type="application/pdf", blocks=[SourceBlock(text=t) for t in wrapped])

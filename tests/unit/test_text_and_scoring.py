@@ -37,6 +37,23 @@ def test_split_sentences_joins_wrapped_lines_and_keeps_list_items() -> None:
     ]
 
 
+def test_a_line_that_stops_mid_sentence_goes_on_in_a_line_that_looks_like_a_field() -> None:
+    text = (
+        "OPM set five standards against which\n"
+        "OPM conducted the assessment: (1) leadership involvement, (2) data.\n"
+        "Results: published in May."
+    )
+    assert split_sentences(text) == [
+        "OPM set five standards against which OPM conducted the assessment: (1) leadership involvement, (2) data.",
+        "Results: published in May.",
+    ]
+    # A heading or a finished sentence before a field leaves the field its own unit.
+    assert split_sentences("TABLE 9.03B\nPERFORMANCE MEASURE: Percent of plans") == [
+        "TABLE 9.03B",
+        "PERFORMANCE MEASURE: Percent of plans",
+    ]
+
+
 def test_key_terms_drop_stopwords_and_duplicates() -> None:
     assert key_terms("What is the hotel limit for the hotel in 2024?") == ["hotel", "limit", "2024"]
     # One stop-list: request words ("latest", "total") and possessives go too.
