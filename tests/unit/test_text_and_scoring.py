@@ -323,6 +323,11 @@ def test_money_is_asked_the_ways_english_asks_for_it() -> None:
     # "How much is the fee" asks money as "what is the fee" does; "how much is the increase" does not.
     assert asks_money("objective 1.5.3: how much is the fee USPTO will charge to extend the response time?")
     assert not asks_money("how much is the increase?")
+    # "Which" picks one of a kind: which costs, not how much they were.
+    assert not asks_money(
+        "a couple of participants flagged trouble in agriculture. which input costs were they pointing to?"
+    )
+    assert asks_money("what new minimum fee did the agency set?")
     # the unit after the noun asks for it: "… in euros?", "… in percent?"
     assert asks_money("What was the harbour's capital shortfall in euros?") and not asks_money("… in berths?")
     assert asks_share("what were the new toll bands, in percent?") and not asks_share("who was in percent club?")
