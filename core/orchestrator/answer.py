@@ -102,7 +102,8 @@ class AnswerWriter:
         chosen, also = extractive.choose(ranked, meaning, self._calibration)
         chosen = extractive.of_the_kind(question, ranked, chosen, meaning, self._calibration.medium)
         if part_cosines:
-            chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen)
+            following = discourse.successors(found, evidence)
+            chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen, following)
         chosen = extractive.role_first(question, ranked, chosen, evidence)
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
         chosen = discourse.continued(chosen, found, question)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
+from core.contracts import Evidence
 from core.orchestrator.extractive import MAX_SENTENCES, Candidate
 from core.orchestrator.support import content_terms, found_terms
 
@@ -96,4 +98,24 @@ def _between(out: list[Candidate], found: Sequence[Candidate]) -> list[Candidate
             continue
         if before[0] == gap[0] == after[0]:
             out.insert(out.index(before) + 1, gap)
+    return out
+
+
+def successors(found: Sequence[Candidate], evidence: Sequence[Evidence]) -> dict[Candidate, Candidate]:
+    """Each sentence's next one in its document: the next of its passage, or after a passage's last
+    sentence the first of the passage that follows it in the document (the next segment), when that
+    one is evidence too."""
+    out: dict[Candidate, Candidate] = {}
+    first: dict[str, Candidate] = {}
+    for candidate in found:
+        first.setdefault(evidence[candidate[0]].chunk_id, candidate)
+    for candidate, after in pairwise(found):
+        if after[0] == candidate[0]:
+            out[candidate] = after
+    for candidate in found:
+        if candidate in out:
+            continue
+        doc, _, position = evidence[candidate[0]].chunk_id.rpartition(":")
+        if position.isdigit() and (nxt := first.get(f"{doc}:{int(position) + 1}")) is not None:
+            out[candidate] = nxt
     return out

@@ -179,22 +179,33 @@ def by_part(
     cosines: Sequence[float],
     part_cosines: Sequence[Sequence[float]],
     chosen: Sequence[Candidate],
+    following: dict[Candidate, Candidate] | None = None,
 ) -> list[Candidate]:
     """Each part's best sentence, in the question's order, then the whole question's choice: at most
-    MAX_SENTENCES in all, or one per part when the message asks more things than that.
+    MAX_SENTENCES in all, or one per part when the message asks more things than that. A part whose
+    best sentence is an earlier part's reads on: the sentence after it in the document (`following`).
 
     General case: "How far did they cut, and who voted against?" asks two things; the sentences
     nearest the whole question can all answer one of them. A part's sentence is ranked as `rank`
     ranks for a question, by the mean of its cosine with the part and with the whole question (a
-    bare "…, and when?" means nothing alone), the part's words and the kind of answer it asks."""
+    bare "…, and when?" means nothing alone), the part's words and the kind of answer it asks.
+    When one sentence is nearest to two parts ("OPM ran its first Rapid Improvement Exercise. How
+    long was the program, and what did that first exercise focus on?"), it is where the document
+    speaks of what both ask, and a document says one thing after another: "The initial exercise
+    focused on energy savings" comes next."""
     picked: list[Candidate] = []
+    read_on = 0  # sentences read on from an earlier part's: they take no room from the rest
     for part, own in zip(parts, part_cosines, strict=True):
         meaning = [(a + b) / 2 for a, b in zip(own, cosines, strict=True)]
         best = rank(part, found, contextual, meaning)[0][1]
-        if not any(repeats(best[1], c[1]) for c in picked):
+        same = next((c for c in picked if repeats(best[1], c[1])), None)
+        if same is None:
             picked.append(best)
+        elif (after := (following or {}).get(same)) is not None and after not in picked:
+            picked.append(after)
+            read_on += 1
     rest = [c for c in chosen if not any(repeats(c[1], p[1]) for p in picked)]
-    return (picked + rest)[: max(MAX_SENTENCES, len(picked))]
+    return (picked + rest)[: max(MAX_SENTENCES, len(picked) - read_on) + read_on]
 
 
 def of_the_kind(

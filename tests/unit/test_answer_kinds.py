@@ -266,3 +266,33 @@ def test_a_noun_that_asks_for_a_reason_is_not_a_word_the_source_must_repeat() ->
     assert "decline" not in measure_words("What did the Committee attribute the decline to?")
     assert "reasoning" not in content_terms("What was Hoenig's reasoning, per the minutes?")
     assert "reasoning" in content_terms("Summarise the staff's reasoning on bank capital")  # a subject here
+
+
+def test_a_part_whose_best_sentence_is_an_earlier_part_s_reads_on_in_the_document() -> None:
+    lead = "In FY 2015 OPM ran its first Rapid Improvement Exercise, an intensive two-day program."
+    after = "The initial exercise focused on energy savings."
+    other = "In May OPM held its first virtual training conference for staff."
+    found = [(0, lead), (0, after), (1, other)]
+    contextual = [f"Report: {s}" for _, s in found]
+    parts = ["OPM ran its first Rapid Improvement Exercise. How long was the program", "what did it focus on?"]
+    cosines, part_cosines = [0.9, 0.3, 0.6], [[0.9, 0.3, 0.6], [0.7, 0.2, 0.4]]
+    following = {found[0]: found[1], found[1]: found[2]}
+    picked = extractive.by_part(parts, found, contextual, cosines, part_cosines, [found[0]], following)
+    assert picked[:2] == [found[0], found[1]]
+    # Without the document's order the second part has no sentence of its own.
+    assert extractive.by_part(parts, found, contextual, cosines, part_cosines, [found[0]]) == [found[0]]
+
+
+def test_a_passage_s_last_sentence_is_followed_by_the_next_segment_s_first() -> None:
+    from core.orchestrator.discourse import successors
+
+    def segment(at: int) -> Evidence:
+        return _evidence(0, "Report").model_copy(update={"doc_id": "d", "chunk_id": f"d:{at}"})
+
+    evidence = [segment(7), segment(3), segment(2)]  # in the order retrieval ranked them
+    found = [(0, "Seven a."), (1, "Three a."), (1, "Three b."), (2, "Two a."), (2, "Two b.")]
+    assert successors(found, evidence) == {
+        (1, "Three a."): (1, "Three b."),
+        (2, "Two a."): (2, "Two b."),
+        (2, "Two b."): (1, "Three a."),  # segment 2 goes on in segment 3
+    }
