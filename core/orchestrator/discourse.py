@@ -21,11 +21,15 @@ from core.orchestrator.support import content_terms, found_terms
 # development …"), with an opening phrase built on one or on a possessive pronoun ("For these reasons,
 # …", "Views differed on this issue, but …", "In his view, …"), with a personal pronoun for whom the
 # sentence before named ("He judged …", "However, they agreed …"), or with a connective that details
-# or draws the consequence of the sentence before ("In particular, …", "Accordingly, …").
+# or draws the consequence of the sentence before ("In particular, …", "Accordingly, …"), with one that
+# sets it against the sentence before ("However, …", "In contrast, …"), or with a subject that "also"
+# does something besides what the sentence before said ("The agency also updated …").
 _POINTS_BACK = re.compile(
     r"^(?:(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such|he|she|they)\b"
     r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?,"
-    r"|(?:in\s+particular|specifically|accordingly|as\s+a\s+result|consequently|for\s+example|for\s+instance),)",
+    r"|(?:in\s+particular|specifically|accordingly|as\s+a\s+result|consequently|for\s+example|for\s+instance"
+    r"|however|nevertheless|nonetheless|in\s+contrast|by\s+contrast),"
+    r"|(?:[\w/'’-]+\s+){0,4}(?:will\s+|would\s+|had\s+|has\s+|have\s+|was\s+|were\s+)?also\b(?![-'’]))",
     re.IGNORECASE,
 )
 

@@ -132,6 +132,24 @@ def test_an_opening_phrase_or_pronoun_that_points_back_joins_the_sentence_before
     assert continued([prior], found) == [prior]
 
 
+def test_a_sentence_set_against_or_added_to_the_one_before_reads_with_it() -> None:
+    """ "However, …" says what it qualifies and "The Committee also …" what it adds to only through
+    the sentence before; the detail asked is often theirs."""
+    minutes = _passage(
+        5,
+        "Starts of multifamily homes jumped in June. However, the increase could be traced to stricter "
+        "building codes. The Committee changed its rules on access. The Committee also allowed First Vice "
+        "Presidents to attend meetings. Mr. Also-Smith spoke next.",
+        0.6,
+    )
+    found = candidates([minutes], "Why did multifamily starts jump, and what else did the Committee change?")
+    starts, however, rules, also, spoke = found
+    assert continued([starts], found) == [starts, however]
+    assert continued([rules], found) == [rules, also]
+    assert continued([also], found) == [rules, also]
+    assert continued([spoke], found) == [spoke]  # a hyphenated name is no "also"
+
+
 def test_an_opening_phrase_built_on_a_possessive_pronoun_joins_the_sentence_before() -> None:
     """ "In his view, …": a possessive pronoun's opening phrase says whose view only through the
     sentence before it (a dissent's reason, then the view that explains it)."""
