@@ -21,14 +21,19 @@ from core.orchestrator.support import content_terms, found_terms
 # development …"), with an opening phrase built on one or on a possessive pronoun ("For these reasons,
 # …", "Views differed on this issue, but …", "In his view, …"), with a personal pronoun for whom the
 # sentence before named ("He judged …", "However, they agreed …"), or with a connective that details
-# or draws the consequence of the sentence before ("In particular, …", "Accordingly, …"), with one that
-# sets it against the sentence before ("However, …", "In contrast, …"), or with a subject that "also"
-# does something besides what the sentence before said ("The agency also updated …").
+# or draws the consequence of the sentence before ("In particular, …", "Accordingly, …").
 _POINTS_BACK = re.compile(
     r"^(?:(?:[\w-]+(?:\s+[\w-]+)?,\s+)?(?:this|these|that|those|such|he|she|they)\b"
     r"|(?:[\w-]+\s+){0,4}(?:this|these|those|such|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?,"
-    r"|(?:in\s+particular|specifically|accordingly|as\s+a\s+result|consequently|for\s+example|for\s+instance"
-    r"|however|nevertheless|nonetheless|in\s+contrast|by\s+contrast),"
+    r"|(?:in\s+particular|specifically|accordingly|as\s+a\s+result|consequently|for\s+example|for\s+instance),)",
+    re.IGNORECASE,
+)
+
+# A sentence that goes on from the one before, though it can be read alone: it sets itself against it
+# ("However, …", "In contrast, …") or its subject "also" does something besides ("The agency also
+# updated …").
+_GOES_ON = re.compile(
+    r"^(?:(?:however|nevertheless|nonetheless|in\s+contrast|by\s+contrast),"
     r"|(?:[\w/'’-]+\s+){0,4}(?:will\s+|would\s+|had\s+|has\s+|have\s+|was\s+|were\s+)?also\b(?![-'’]))",
     re.IGNORECASE,
 )
@@ -56,11 +61,12 @@ def echoes(question: str, sentence: str) -> bool:
 def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question: str = "") -> list[Candidate]:
     """The chosen sentences, each with the neighbours of its passage that read with it: the sentence
     before it when it opens by pointing back; the sentences after it, one by one, while each opens so,
-    and the first after one that only echoes the question (`echoes`); and a sentence of the passage
+    and the first after one that only echoes the question (`echoes`); a sentence of the passage
     that lies between two of the answer's. All while the answer has room (MAX_SENTENCES), and one even
     when it has none: none of the chosen makes way, and a sentence that cannot be read without its
     neighbour ("Views differed on this issue, but most supported …" after the issue) may take the
-    answer one past MAX_SENTENCES.
+    answer one past MAX_SENTENCES. Last, with what room is left, the sentences that go on from one of
+    the answer's (`_going_on`: "However, …", "The Committee also …").
 
     General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
     could be attributed to …": what a sentence reports is often explained, qualified or dated by the
@@ -90,7 +96,21 @@ def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question:
                 break
             out.append(found[at + 1])
             room, at, told = room - 1, at + 1, False
-    return _between(out, found) if len(out) <= MAX_SENTENCES else out
+    out = _between(out, found) if len(out) <= MAX_SENTENCES else out
+    return _going_on(out, found)
+
+
+def _going_on(out: list[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
+    """`out` with the sentence after each of its sentences that goes on from it (`_GOES_ON`), while it
+    has no more than MAX_SENTENCES + 1: such a sentence can be read alone, so it comes after those
+    that cannot (`continued`) and takes no room they need."""
+    for i in range(len(found) - 1):
+        sentence, after = found[i], found[i + 1]
+        if len(out) > MAX_SENTENCES:
+            break
+        if sentence in out and after not in out and after[0] == sentence[0] and _GOES_ON.match(after[1]):
+            out.insert(out.index(sentence) + 1, after)
+    return out
 
 
 def _between(out: list[Candidate], found: Sequence[Candidate]) -> list[Candidate]:

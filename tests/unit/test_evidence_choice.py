@@ -146,8 +146,10 @@ def test_a_sentence_set_against_or_added_to_the_one_before_reads_with_it() -> No
     starts, however, rules, also, spoke = found
     assert continued([starts], found) == [starts, however]
     assert continued([rules], found) == [rules, also]
-    assert continued([also], found) == [rules, also]
-    assert continued([spoke], found) == [spoke]  # a hyphenated name is no "also"
+    # Each can be read alone: it does not bring the sentence before it.
+    assert continued([also], found) == [also]
+    assert continued([however], found) == [however]
+    assert continued([also, spoke], found) == [also, spoke]  # a hyphenated name is no "also"
 
 
 def test_an_opening_phrase_built_on_a_possessive_pronoun_joins_the_sentence_before() -> None:
