@@ -15,7 +15,7 @@ import re
 
 from core.orchestrator.pointing import BACK_PRONOUN, DEMONSTRATIVE, SAME, about_the_reply, name_phrases, points_back
 from core.orchestrator.support import mentions
-from core.text import STOPWORDS, stem, words
+from core.text import STOPWORDS, stem, without_clitic, words
 from core.understanding.dates import without_deadlines
 from core.understanding.periods import (
     MONTHS,
@@ -292,7 +292,36 @@ def _in_the_last_scope(rest: str, last_question: str, mentioned: list[str], last
     said = f"{last_question} {last_answer}"
     other = any(not mentions(said, [rest[a:b]]) for a, b in name_phrases(rest))
     scope = [m for m in mentioned if not other and not mentions(rest, [m])] + ([when] if when else [])
+    if not other and _IT.search(rest) and _asks_a_thing(timed):
+        scope += _topic(timed, [*scope, rest])
     return f"{rest.strip()} ({', '.join(dict.fromkeys(scope))})" if scope else None
+
+
+# "That one" is as often the occasion ("anyone dissent on that one?") as the thing asked for.
+_IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
+_WHAT_NOUN = re.compile(r"\b(?:what|which)\s+([a-z][\w-]*)", re.IGNORECASE)
+
+
+def _asks_a_thing(question: str) -> bool:
+    """True when the question asks for a thing by its noun ("what panel did OPM host …?", "which
+    program …?"), not for what someone did ("what did the Fed decide …?"): "it" in the next message is
+    that thing."""
+    return any(m[1].lower() not in STOPWORDS for m in _WHAT_NOUN.finditer(question))
+
+
+def _topic(last_question: str, said: list[str]) -> list[str]:
+    """The words of the last question that say what it asked about, besides its names, its periods and
+    what the follow-up already `said`.
+
+    General case: "how many people attended it, and where did the recording go up?" after "what panel
+    did OPM host on benefits for LGBT federal employees?": "it" is the panel the last question asked
+    for (`_asks_a_thing`), and the passage that answers says "panel", "benefits" and "LGBT", none of
+    which the follow-up writes. After "what did the Fed decide …?", "who voted against it?" finds the
+    vote by its own words; the last question's ("decide", "move") are no words its answer must carry."""
+    known = {w.lower() for text in said for w in words(text)}
+    dated = {w.lower() for p in period_mentions(last_question) for w in words(p.written)}
+    bare = dict.fromkeys(without_clitic(w) for w in words(last_question))
+    return [w for w in bare if w.lower() not in STOPWORDS | known | dated and not any(c.isdigit() for c in w)]
 
 
 def _at_the_occasion(rest: str, last_question: str, last: list[PeriodMention]) -> str | None:

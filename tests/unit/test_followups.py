@@ -174,6 +174,14 @@ MARCH = "What did the Fed decide at its March 2023 meeting?"
             [],
             "roughly how many fomc meetings had he attended? (sept 2004)",
         ),
+        # "it" in a question of its own is what the last question asked about, in its words
+        (
+            "how many people attended it, and where did the recording go up?",
+            "In OPM's FY 2016 report, what panel did OPM host on benefits for LGBT employees?",
+            ["OPM"],
+            "how many people attended it, and where did the recording go up? (OPM, FY 2016, report, panel, host, "
+            "benefits, LGBT, employees)",
+        ),
         # another subject in the same scope: the last question's names and period
         ("what about real gross output?", FY18, ["OPM"], "real gross output (OPM, FY 2018)"),
         ("and the discount rate?", MARCH, [], "the discount rate (March 2023)"),
