@@ -66,7 +66,7 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     understood = [question, state.plan.revised_query] if reformulated else [question]
     # Figures are read without those the question quotes (`bare`); a date's year and a name may be
     # the question's own (`body`).
-    named = asks_name(question) or _asks_who_after_premise(question)
+    named = asks_name(question) or _asks_who_after_premise(question) or _asks_who_holds(question)
     checks: list[tuple[bool, Callable[[str, str, set[str]], bool], str, str]] = [
         (asks_share(question), shares_it, bare, "states no percentage or share of what the question asks about"),
         (asks_date(question), dates_it, body, "states no date of what the question asks about"),
@@ -233,6 +233,22 @@ def _asks_who_after_premise(question: str) -> bool:
     members say" asks for what was said, not for a name."""
     sentences = split_sentences(question)
     return len(sentences) > 1 and answer_kind(question) == "person" and _WHO.search(sentences[-1]) is not None
+
+
+# "Who is the new Chief Learning Officer?", "who was the acting chair": "who" with a form of "be" and
+# a determiner asks who holds a role the question names.
+_WHO_HOLDS = re.compile(r"\bwho(?:['’]s|\s+(?:is|was|are|were|will\s+be))\s+(?:the|a|an|its|their|our)\b", re.I)
+
+
+def _asks_who_holds(question: str) -> bool:
+    """True when a question asks who holds a role it names ("who is the new Chief Learning
+    Officer?").
+
+    General case: the answer to "who is the X" is a person's name written with X's words ("Kiran
+    Ahuja, OPM Director"); a passage about X that names no one ("OPM is recruiting a new Chief
+    Learning Officer") does not say who it is. Unlike a "who" asked with a verb in the asker's own
+    words (`_asks_who_after_premise`), the role is the documents' word for what is asked."""
+    return _WHO_HOLDS.search(question) is not None
 
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:

@@ -186,6 +186,16 @@ def test_the_name_asked_is_said_of_what_is_asked() -> None:
     assert _asked(vendors, "Contoso Cranes holds the berth purchase agreement for cranes.") is None
 
 
+def test_who_holds_a_role_is_answered_by_a_name_said_with_the_role() -> None:
+    question = "harbour fy25 report - who is the new Chief Berthing Officer the harbour recruited?"
+    # Before: a one-sentence "who" was never held to a name, and a sentence about the role answered.
+    recruiting = "The harbour is recruiting a new Chief Berthing Officer to lead the berthing office."
+    reason = _asked(question, recruiting)
+    assert reason is not None and "names nothing" in reason
+    assert _asked(question, "Dana Whitfield joined as the new Chief Berthing Officer in May.") is None
+    assert _asked("Who was the chair of the harbour board?", "The harbour board met four times.") is not None
+
+
 def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
     question = "The port's dredging fund ran out in July. How much debt was the port seeking to restructure?"
     reason = _asked(question, "The port's dredging fund ran out in July, as markets had expected.")
