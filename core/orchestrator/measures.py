@@ -247,8 +247,17 @@ def _asks_who_holds(question: str) -> bool:
     General case: the answer to "who is the X" is a person's name written with X's words ("Kiran
     Ahuja, OPM Director"); a passage about X that names no one ("OPM is recruiting a new Chief
     Learning Officer") does not say who it is. Unlike a "who" asked with a verb in the asker's own
-    words (`_asks_who_after_premise`), the role is the documents' word for what is asked."""
-    return _WHO_HOLDS.search(question) is not None
+    words (`_asks_who_after_premise`), the role is the documents' word for what is asked. A "who"
+    after another question word in its clause is relative ("what did the members who were the most
+    worried say?") and asks no one; one that opens a clause of its own ("…, and who was its
+    president?") asks."""
+    return any(
+        _CLAUSE_WH.search(re.split(r"[.?!;,]", question[: match.start()])[-1]) is None
+        for match in _WHO_HOLDS.finditer(question)
+    )
+
+
+_CLAUSE_WH = re.compile(r"\b(?:what|which|how|where|when|why)\b", re.I)
 
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:

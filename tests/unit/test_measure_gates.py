@@ -194,6 +194,9 @@ def test_who_holds_a_role_is_answered_by_a_name_said_with_the_role() -> None:
     assert reason is not None and "names nothing" in reason
     assert _asked(question, "Dana Whitfield joined as the new Chief Berthing Officer in May.") is None
     assert _asked("Who was the chair of the harbour board?", "The harbour board met four times.") is not None
+    # a relative "who" after another question word asks no one
+    worried = "Members who were the most worried about berth fees wanted a review."
+    assert _asked("what did the members who were the most worried say?", worried) is None
 
 
 def test_a_how_much_question_needs_an_amount_said_of_what_it_asks() -> None:
