@@ -41,6 +41,7 @@ from core.understanding.asked_figures import (
     unasked_figures,
 )
 from core.understanding.counting import counted, counts, counts_something, counts_unit
+from core.understanding.people_asked import asks_who_after_premise, asks_who_holds
 from core.understanding.premise import premise
 
 
@@ -66,7 +67,7 @@ def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None
     understood = [question, state.plan.revised_query] if reformulated else [question]
     # Figures are read without those the question quotes (`bare`); a date's year and a name may be
     # the question's own (`body`).
-    named = asks_name(question) or _asks_who_after_premise(question) or _asks_who_holds(question)
+    named = asks_name(question) or asks_who_after_premise(question) or asks_who_holds(question)
     checks: list[tuple[bool, Callable[[str, str, set[str]], bool], str, str]] = [
         (asks_share(question), shares_it, bare, "states no percentage or share of what the question asks about"),
         (asks_date(question), dates_it, body, "states no date of what the question asks about"),
@@ -219,45 +220,6 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
 
 # "At what level/stage …": a value may be a place in an order, no figure ("at the departmental level").
 _AT_WHAT = re.compile(r"\bat\s+what\s+([a-z]+)\b", re.IGNORECASE)
-
-
-_WHO = re.compile(r"\bwho(?:m)?\b", re.IGNORECASE)
-
-
-def _asks_who_after_premise(question: str) -> bool:
-    """True when "who" asks after a sentence that states what the documents say ("… the current
-    president was defeated in the primary election. Who was that president?"): the premise gives
-    the documents' words, so the name asked is one said of them (`names_one`). A "who" question of
-    one sentence asks in its own words ("Aug 2006 the Fed paused - who wanted to keep hiking?" for
-    "Mr. Lacker dissented … preferred an increase"), which its answer need not share; "what did
-    members say" asks for what was said, not for a name."""
-    sentences = split_sentences(question)
-    return len(sentences) > 1 and answer_kind(question) == "person" and _WHO.search(sentences[-1]) is not None
-
-
-# "Who is the new Chief Learning Officer?", "who was the acting chair": "who" with a form of "be" and
-# a determiner asks who holds a role the question names.
-_WHO_HOLDS = re.compile(r"\bwho(?:['’]s|\s+(?:is|was|are|were|will\s+be))\s+(?:the|a|an|its|their|our)\b", re.I)
-
-
-def _asks_who_holds(question: str) -> bool:
-    """True when a question asks who holds a role it names ("who is the new Chief Learning
-    Officer?").
-
-    General case: the answer to "who is the X" is a person's name written with X's words ("Kiran
-    Ahuja, OPM Director"); a passage about X that names no one ("OPM is recruiting a new Chief
-    Learning Officer") does not say who it is. Unlike a "who" asked with a verb in the asker's own
-    words (`_asks_who_after_premise`), the role is the documents' word for what is asked. A "who"
-    after another question word in its clause is relative ("what did the members who were the most
-    worried say?") and asks no one; one that opens a clause of its own ("…, and who was its
-    president?") asks."""
-    return any(
-        _CLAUSE_WH.search(re.split(r"[.?!;,]", question[: match.start()])[-1]) is None
-        for match in _WHO_HOLDS.finditer(question)
-    )
-
-
-_CLAUSE_WH = re.compile(r"\b(?:what|which|how|where|when|why)\b", re.I)
 
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:
