@@ -252,6 +252,10 @@ class InMemorySearchBackend:
         rankings = [self._text_ranking(query, filters, limit), self._vector_ranking(vector, filters, limit)]
         return self._hits(rankings, vector, limit, recency_boost)
 
+    async def segments_at(self, places: Sequence[tuple[str, int]]) -> list[Segment]:
+        wanted = set(places)
+        return [s for s in self.segments.values() if s.kind == "segment" and (s.doc_id, s.position) in wanted]
+
     async def health(self) -> ToolHealth:
         docs = {s.doc_id for s in self.segments.values() if s.kind == "segment"}
         return ToolHealth(

@@ -330,6 +330,21 @@ class ElasticsearchBackend(IndexLifecycle):
             oldest=dt.date.fromisoformat(oldest["value_as_string"][:10]) if oldest.get("value_as_string") else None,
         )
 
+    @_reachable
+    async def segments_at(self, places: Sequence[tuple[str, int]]) -> list[Segment]:
+        """The segments at these (document, position) places: one bool query of term pairs."""
+        if not places:
+            return []
+        wanted = [
+            {"bool": {"filter": [{"term": {"doc_id": doc}}, {"term": {"position": position}}]}}
+            for doc, position in places
+        ]
+        query = {"bool": {"filter": [{"term": {"kind": "segment"}}], "should": wanted, "minimum_should_match": 1}}
+        found = await self.client.search(
+            index=self.segments, query=query, size=len(places), source_excludes=["vector", "embedding", "terms"]
+        )
+        return [_segment(hit["_source"]) for hit in found["hits"]["hits"]]
+
     async def health(self) -> ToolHealth:
         """Cluster status and counts."""
         try:

@@ -344,6 +344,22 @@ class EmbeddedSearchBackend:
 
         return await self._read(count)
 
+    async def segments_at(self, places: Sequence[tuple[str, int]]) -> list[Segment]:
+        """The segments at these (document, position) places: one query by row values."""
+        if not places:
+            return []
+
+        def read(db: sqlite3.Connection) -> list[Segment]:
+            marks = ",".join("(?, ?)" for _ in places)
+            where = f"s.kind = 'segment' AND (s.doc_id, s.position) IN (VALUES {marks})"
+            rows = db.execute(
+                f"SELECT s.rowid FROM segments s WHERE {where}",
+                [value for place in places for value in place],
+            ).fetchall()
+            return list(self._segments([int(r[0]) for r in rows]).values())
+
+        return await self._read(read)
+
     async def health(self) -> ToolHealth:
         """Counts of documents and segments; ok when the file answers."""
 

@@ -160,3 +160,30 @@ async def test_upsert_replaces_and_delete_removes(indexed: tuple[Any, Any]) -> N
     assert all(h.segment.doc_id != "leave" for h in hits)
     health = await backend.health()
     assert health.ok and health.documents == 3 and health.segments == 3
+
+
+async def test_segments_at_returns_the_segments_stored_at_those_places(indexed: tuple[Any, Any]) -> None:
+    backend, embedder = indexed
+    record = DocumentRecord(
+        doc_id="plan",
+        collection="eng",
+        title="Settlement plan",
+        source_path="/plan.md",
+        relative_path="plan.md",
+        media_type="text/markdown",
+        content_hash="plan",
+    )
+    texts = ["Settlements will require three kinds of terms:", "Advanced monitoring.", "Electronic reporting."]
+    segments = [
+        Segment(chunk_id=f"plan:{i}", doc_id="plan", collection="eng", position=i, text=t, title=record.title)
+        for i, t in enumerate(texts)
+    ]
+    await backend.upsert_document(record, segments, await embedder.embed([s.embedding_text() for s in segments]))
+    await backend.refresh()
+    found = await backend.segments_at([("plan", 1), ("plan", 2), ("plan", 3), ("leave", 1), ("deploy", 0)])
+    assert sorted((s.doc_id, s.position, s.text) for s in found) == [
+        ("deploy", 0, DOCS["deploy"][3]),
+        ("plan", 1, "Advanced monitoring."),
+        ("plan", 2, "Electronic reporting."),
+    ]
+    assert await backend.segments_at([]) == []
