@@ -86,6 +86,7 @@ class Evidence(Contract):
     title: str
     section: str | None = None
     page: int | None = None
+    position: int | None = None  # the segment's place in its document, for reading on past its end
     url: str | None = None
     date: dt.date | None = None
     collection: str

@@ -10,6 +10,7 @@ from core.llm.gateway import LlmGateway
 from core.orchestrator import discourse, extractive
 from core.orchestrator.asked_names import Name
 from core.orchestrator.compose import structured_draft
+from core.orchestrator.continuation import continuations, places_after
 from core.orchestrator.coverage import about_the_names, placed, proper_share, written_by
 from core.orchestrator.measures import measure_missing
 from core.orchestrator.state import Draft, GraphState, Reflection
@@ -26,7 +27,7 @@ from core.orchestrator.support import (
     term_share,
     writes,
 )
-from core.ports import Embedder
+from core.ports import Embedder, SearchBackend
 from core.prompts import reflection as reflection_prompt
 from core.prompts import synthesis as synthesis_prompt
 from core.prompts.common import source_block
@@ -46,10 +47,13 @@ whatever punctuation its source gave it (a form's field, a table row)."""
 class AnswerWriter:
     """Writes and checks answers from evidence only: with the LLM when one answers well, else extractively."""
 
-    def __init__(self, *, embedder: Embedder, calibration: Calibration, llm: LlmGateway) -> None:
+    def __init__(
+        self, *, embedder: Embedder, calibration: Calibration, llm: LlmGateway, backend: SearchBackend | None = None
+    ) -> None:
         self._embedder = embedder
         self._calibration = calibration
         self._llm = llm
+        self._backend = backend
 
     async def synthesize(self, state: GraphState) -> dict[str, object]:
         """An answer citing `[n]`: the LLM's, or the 2–4 evidence sentences most similar to the question.
@@ -60,7 +64,7 @@ class AnswerWriter:
         if state.route is not None and state.route.route == "structured" and state.table is not None:
             return {"draft": structured_draft(state)}
         if not self._llm.enabled:
-            return {"draft": await self._extractive(state)}
+            return await self._extractive(state)
         evidence = state.evidence[: state.budgets.max_evidence]
         messages = synthesis_prompt.messages(question=state.intake.normalized_query, evidence=evidence)
         text, step = await self._llm.run(
@@ -71,17 +75,28 @@ class AnswerWriter:
             keep_going=lambda partial: synthesis_prompt.cites_validly(partial, len(evidence)),
         )
         if text is None:
-            return {"draft": await self._extractive(state), "llm_steps": [step]}
+            return {**await self._extractive(state), "llm_steps": [step]}
         cited = sorted({int(n) for n in CITATION_MARK.findall(text) if 1 <= int(n) <= len(evidence)})
         citations = [extractive.citation(n, evidence[n - 1]) for n in cited]
         return {"draft": Draft(text=text, citations=citations), "llm_steps": [step]}
 
-    async def _extractive(self, state: GraphState) -> Draft:
-        """The 2–4 evidence sentences that best answer the question, each with its `[n]`."""
-        assert state.intake is not None
+    async def _extractive(self, state: GraphState) -> dict[str, object]:
+        """The draft of `_sentences`, and the evidence it cites that was read past a passage's end
+        (`continuation`) added to the turn's."""
         evidence = [e for e in state.evidence if e.mode != "structured"][: state.budgets.max_evidence]
         if not evidence:
             evidence = state.evidence[: state.budgets.max_evidence]
+        continued: list[Evidence] = []
+        if self._backend is not None and (places := places_after(evidence)):
+            continued = continuations(evidence, await self._backend.segments_at(places))
+        draft = await self._sentences(state, [*evidence, *continued])
+        cited = {c.chunk_id for c in draft.citations}
+        read = [e for e in continued if e.chunk_id in cited]
+        return {"draft": draft, **({"evidence": [*state.evidence, *read]} if read else {})}
+
+    async def _sentences(self, state: GraphState, evidence: list[Evidence]) -> Draft:
+        """The 2–4 evidence sentences that best answer the question, each with its `[n]`."""
+        assert state.intake is not None
         steering = state.steering
         by_facets = set(steering.doc_ids or []) if steering.by_facets else set()
         question = state.intake.normalized_query
@@ -101,12 +116,12 @@ class AnswerWriter:
         meaning = dict(zip(found, cosines, strict=True))
         chosen, also = extractive.choose(ranked, meaning, self._calibration)
         chosen = extractive.of_the_kind(question, ranked, chosen, meaning, self._calibration.medium)
+        following = discourse.successors(found, evidence)
         if part_cosines:
-            following = discourse.successors(found, evidence)
             chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen, following)
         chosen = extractive.role_first(question, ranked, chosen, evidence)
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
-        chosen = discourse.continued(chosen, found, question)
+        chosen = discourse.continued(chosen, found, question, following)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in (n for n in state.steering.required() if n.text not in placing):
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

@@ -58,7 +58,21 @@ def echoes(question: str, sentence: str) -> bool:
     return len(own) >= MIN_ECHO_TERMS and len(found_terms(own, question)) >= QUESTION_ECHO * len(own)
 
 
-def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question: str = "") -> list[Candidate]:
+def announces(sentence: str) -> bool:
+    """True when the sentence ends on a colon.
+
+    General case: a colon announces what follows ("… will require three kinds of terms:", a form's
+    "Registration:"); the sentence after it is what the first one says, and read alone the first
+    says nothing."""
+    return sentence.rstrip().endswith(":")
+
+
+def continued(
+    chosen: Sequence[Candidate],
+    found: Sequence[Candidate],
+    question: str = "",
+    following: dict[Candidate, Candidate] | None = None,
+) -> list[Candidate]:
     """The chosen sentences, each with the neighbours of its passage that read with it: the sentence
     before it when it opens by pointing back; the sentences after it, one by one, while each opens so,
     and the first after one that only echoes the question (`echoes`); a sentence of the passage
@@ -66,7 +80,9 @@ def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question:
     when it has none: none of the chosen makes way, and a sentence that cannot be read without its
     neighbour ("Views differed on this issue, but most supported …" after the issue) may take the
     answer one past MAX_SENTENCES. Last, with what room is left, the sentences that go on from one of
-    the answer's (`_going_on`: "However, …", "The Committee also …").
+    the answer's (`_going_on`: "However, …", "The Committee also …"). Reading on follows the
+    document (`following`, from `successors`): past a passage's end into the next segment's first
+    sentence, and after a sentence that `announces` what comes next.
 
     General case: "Net exports were unexpectedly strong in the fourth quarter. In part, this development
     could be attributed to …": what a sentence reports is often explained, qualified or dated by the
@@ -77,6 +93,7 @@ def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question:
     … He preferred to await …") is read whole."""
     out: list[Candidate] = []
     room = max(MAX_SENTENCES - len(chosen), 1)
+    nexts = following if following is not None else {a: b for a, b in pairwise(found) if a[0] == b[0]}
 
     def free(neighbour: Candidate, candidate: Candidate) -> bool:
         """A sentence of the candidate's own passage, not already in the answer."""
@@ -90,12 +107,13 @@ def continued(chosen: Sequence[Candidate], found: Sequence[Candidate], question:
             room -= 1
         if candidate not in out:
             out.append(candidate)
-        told = bool(question) and echoes(question, candidate[1])
-        while room > 0 and 0 <= at < len(found) - 1 and free(found[at + 1], candidate):
-            if not (told or points_back(found[at + 1][1])):
+        told = (bool(question) and echoes(question, candidate[1])) or announces(candidate[1])
+        current = candidate
+        while room > 0 and (after := nexts.get(current)) is not None and after not in [*chosen, *out]:
+            if not (told or points_back(after[1])):
                 break
-            out.append(found[at + 1])
-            room, at, told = room - 1, at + 1, False
+            out.append(after)
+            room, current, told = room - 1, after, announces(after[1])
     out = _between(out, found) if len(out) <= MAX_SENTENCES else out
     return _going_on(out, found)
 
@@ -128,18 +146,22 @@ def _between(out: list[Candidate], found: Sequence[Candidate]) -> list[Candidate
 def successors(found: Sequence[Candidate], evidence: Sequence[Evidence]) -> dict[Candidate, Candidate]:
     """Each sentence's next one in its document: the next of its passage, or after a passage's last
     sentence the first of the passage that follows it in the document (the next segment), when that
-    one is evidence too."""
+    one is evidence too (read past its end, `core.orchestrator.continuation`, or found itself)."""
     out: dict[Candidate, Candidate] = {}
-    first: dict[str, Candidate] = {}
+    first: dict[tuple[str, int], Candidate] = {}
     for candidate in found:
-        first.setdefault(evidence[candidate[0]].chunk_id, candidate)
+        if (place := _place(evidence[candidate[0]])) is not None:
+            first.setdefault(place, candidate)
     for candidate, after in pairwise(found):
         if after[0] == candidate[0]:
             out[candidate] = after
     for candidate in found:
-        if candidate in out:
-            continue
-        doc, _, position = evidence[candidate[0]].chunk_id.rpartition(":")
-        if position.isdigit() and (nxt := first.get(f"{doc}:{int(position) + 1}")) is not None:
+        place = _place(evidence[candidate[0]])
+        if candidate not in out and place is not None and (nxt := first.get((place[0], place[1] + 1))) is not None:
             out[candidate] = nxt
     return out
+
+
+def _place(item: Evidence) -> tuple[str, int] | None:
+    """A segment's (document, position); None for a fact, a row or a summary."""
+    return (item.doc_id, item.position) if item.kind == "segment" and item.position is not None else None

@@ -79,7 +79,7 @@ class AnswerGraph:
             documents=documents,
         )
         self._recovery = Recovery(llm=llm)
-        self._writer = AnswerWriter(embedder=embedder, calibration=calibration, llm=llm)
+        self._writer = AnswerWriter(embedder=embedder, calibration=calibration, llm=llm, backend=backend)
         self._clarifier = Clarifier(llm=llm)
         self._probe = ChannelProbe(backend=backend, embedder=embedder, calibration=calibration)
         self._probe_enabled = channel_mismatch_probe

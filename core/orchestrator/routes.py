@@ -53,6 +53,7 @@ def hits_to_evidence(hits: list[SearchHit], round_id: int, query: str, mode: str
                 title=seg.title,
                 section=seg.section,
                 page=seg.page,
+                position=seg.position,
                 url=seg.url,
                 date=seg.date,
                 collection=seg.collection,

@@ -287,7 +287,7 @@ def test_a_passage_s_last_sentence_is_followed_by_the_next_segment_s_first() -> 
     from core.orchestrator.discourse import successors
 
     def segment(at: int) -> Evidence:
-        return _evidence(0, "Report").model_copy(update={"doc_id": "d", "chunk_id": f"d:{at}"})
+        return _evidence(0, "Report").model_copy(update={"doc_id": "d", "chunk_id": f"d:{at}", "position": at})
 
     evidence = [segment(7), segment(3), segment(2)]  # in the order retrieval ranked them
     found = [(0, "Seven a."), (1, "Three a."), (1, "Three b."), (2, "Two a."), (2, "Two b.")]

@@ -4,24 +4,28 @@ sentences is answered whole."""
 from __future__ import annotations
 
 from core.contracts import Evidence
-from core.orchestrator.discourse import continued
+from core.orchestrator.discourse import continued, successors
 from core.orchestrator.extractive import candidates
 
 
-def _sentences(text: str, question: str = "What happened at the harbour board?") -> list[tuple[int, str]]:
-    passage = Evidence(
+def _passage(text: str, question: str, position: int = 0) -> Evidence:
+    return Evidence(
         doc_id="d1",
-        chunk_id="c1",
+        chunk_id=f"d1:{position}",
         text=text,
         snippet=text[:40],
         title="Harbour board record",
+        position=position,
         collection="default",
         round_id=1,
         query=question,
         mode="hybrid",
         relevance=0.6,
     )
-    return candidates([passage], question)
+
+
+def _sentences(text: str, question: str = "What happened at the harbour board?") -> list[tuple[int, str]]:
+    return candidates([_passage(text, question)], question)
 
 
 def test_a_point_made_over_several_sentences_that_point_back_is_read_whole() -> None:
@@ -67,3 +71,21 @@ def test_a_sentence_between_two_of_the_answer_s_sentences_joins_them() -> None:
     raised, delay, review, dredging = found
     assert continued([raised, review], found) == [raised, delay, review]
     assert continued([raised, dredging], found) == [raised, dredging]
+
+
+def test_a_sentence_ending_on_a_colon_is_read_with_what_it_announces_in_the_next_segment() -> None:
+    question = "What terms will every berth settlement require?"
+    evidence = [
+        _passage("Fees were raised in June. Every berth settlement will require three kinds of terms:", question),
+        _passage("Cargo volumes rose in the autumn after the fee review.", question, position=5),
+        _passage("Independent audits, monthly reports and a bond. The dredging schedule was then set.", question, 1),
+    ]
+    found = candidates(evidence, question)
+    fees, announce, cargo, terms, dredging = found
+    following = successors(found, evidence)
+    assert following[announce] == terms  # the next segment of the document, not the next one found
+    assert continued([announce], found, question, following) == [announce, terms]
+    assert dredging not in continued([announce], found, question, following)
+    # a sentence that announces nothing reads alone
+    assert continued([fees], found, question, following) == [fees]
+    assert continued([cargo], found, question, following) == [cargo]
