@@ -346,19 +346,14 @@ class EmbeddedSearchBackend:
 
     async def segments_at(self, places: Sequence[tuple[str, int]]) -> list[Segment]:
         """The segments at these (document, position) places: one query by row values."""
-        if not places:
-            return []
+        marks = ",".join("(?, ?)" for _ in places)
+        sql = f"SELECT rowid FROM segments WHERE kind = 'segment' AND (doc_id, position) IN (VALUES {marks})"
+        values = [value for place in places for value in place]
 
         def read(db: sqlite3.Connection) -> list[Segment]:
-            marks = ",".join("(?, ?)" for _ in places)
-            where = f"s.kind = 'segment' AND (s.doc_id, s.position) IN (VALUES {marks})"
-            rows = db.execute(
-                f"SELECT s.rowid FROM segments s WHERE {where}",
-                [value for place in places for value in place],
-            ).fetchall()
-            return list(self._segments([int(r[0]) for r in rows]).values())
+            return list(self._segments([int(r[0]) for r in db.execute(sql, values)]).values())
 
-        return await self._read(read)
+        return await self._read(read) if places else []
 
     async def health(self) -> ToolHealth:
         """Counts of documents and segments; ok when the file answers."""
