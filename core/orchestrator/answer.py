@@ -17,6 +17,7 @@ from core.orchestrator.state import Draft, GraphState, Reflection
 from core.orchestrator.support import (
     asked_signals,
     checked_missing,
+    content_terms,
     found_terms,
     mentions,
     name_forms,
@@ -122,6 +123,10 @@ class AnswerWriter:
         chosen = extractive.role_first(question, ranked, chosen, evidence)
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
         chosen = discourse.continued(chosen, found, question, following)
+        said = " ".join(extractive.in_context(evidence[i], sentence) for i, sentence in chosen)
+        asked = content_terms(question)
+        unsaid = [t for t in asked if t not in found_terms(asked, said)]
+        chosen = discourse.completed(chosen, found, unsaid, following)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in (n for n in state.steering.required() if n.text not in placing):
             if not any(mentions(_cited_text(evidence[i]), name.variants) for i, _ in chosen):

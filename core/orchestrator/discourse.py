@@ -118,6 +118,34 @@ def continued(
     return _going_on(out, found)
 
 
+def completed(
+    out: list[Candidate], found: Sequence[Candidate], unsaid: Sequence[str], following: dict[Candidate, Candidate]
+) -> list[Candidate]:
+    """`out` with the neighbour of one of its sentences (the one before it in its passage, or the one
+    after it in the document) that writes a word of the question no sentence of the answer writes
+    (`unsaid`), each such word brought once; the answer may grow to MAX_SENTENCES + 2 by it, since a
+    sentence that completes one of its own says what was asked, where the others were chosen by rank.
+
+    General case: the answer reads the right passage, and what the question asks lies in the sentence
+    next to one it chose, which read alone ranked low. "Firms were trimming excess capacity in
+    high-tech and travel. What were the exceptions?" is nearest to "… to reduce excess capacity,
+    notably in high-tech and travel-related industries"; the next sentence, "Some exceptions related to
+    the expansion of healthcare and security-enhancing facilities.", is short and says little alone,
+    as a form's field, a list's item or a figure given after its measure's name does."""
+    out, left = list(out), list(unsaid)
+    before = {b: a for a, b in following.items()}
+    for candidate in list(out):
+        for neighbour, offset in ((before.get(candidate), 0), (following.get(candidate), 1)):
+            if not left or len(out) > MAX_SENTENCES + 1:
+                return out
+            if neighbour is None or neighbour in out or (neighbour[0] != candidate[0] and offset == 0):
+                continue
+            if said := found_terms(left, neighbour[1]):
+                out.insert(out.index(candidate) + offset, neighbour)
+                left = [t for t in left if t not in said]
+    return out
+
+
 def _going_on(out: list[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
     """`out` with the sentence after each of its sentences that goes on from it (`_GOES_ON`), while it
     has no more than MAX_SENTENCES + 1: such a sentence can be read alone, so it comes after those

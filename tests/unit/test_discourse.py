@@ -4,8 +4,8 @@ sentences is answered whole."""
 from __future__ import annotations
 
 from core.contracts import Evidence
-from core.orchestrator.discourse import continued, successors
-from core.orchestrator.extractive import candidates
+from core.orchestrator.discourse import completed, continued, successors
+from core.orchestrator.extractive import MAX_SENTENCES, candidates
 
 
 def _passage(text: str, question: str, position: int = 0) -> Evidence:
@@ -89,3 +89,22 @@ def test_a_sentence_ending_on_a_colon_is_read_with_what_it_announces_in_the_next
     # a sentence that announces nothing reads alone
     assert continued([fees], found, question, following) == [fees]
     assert continued([cargo], found, question, following) == [cargo]
+
+
+def test_a_neighbour_that_writes_a_word_of_the_question_the_answer_lacks_completes_it() -> None:
+    found = _sentences(
+        "Members then discussed the dredging schedule. The board raised berth fees by 2 percent. "
+        "Data source: reports from the harbour forum and the pilots' office. Cargo volumes rose in the autumn."
+    )
+    dredging, raised, source, cargo = found
+    following = successors(found, [_passage("", "")])
+    assert completed([raised], found, ["source"], following) == [raised, source]
+    assert completed([raised], found, ["dredging", "source"], following) == [dredging, raised, source]
+    # nothing the answer lacks, or a word no neighbour writes: the answer stays as it is
+    assert completed([raised], found, [], following) == [raised]
+    assert completed([raised], found, ["autumn"], following) == [raised]
+    # a word is brought once, by the first neighbour that writes it
+    assert completed([raised, cargo], found, ["pilots"], following) == [raised, source, cargo]
+    # an answer already at its most (MAX_SENTENCES + 2) takes no more
+    full = [raised, *((0, f"Filler sentence number {n} of the record.") for n in range(MAX_SENTENCES + 1))]
+    assert completed(full, found, ["source"], following) == full
