@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import re
 
-from core.orchestrator.pointing import BACK_PRONOUN, DEMONSTRATIVE, SAME, about_the_reply, name_phrases, points_back
+from core.orchestrator.pointing import (
+    BACK_PRONOUN,
+    DEMONSTRATIVE,
+    SAME,
+    THAT_SUBJECT,
+    about_the_reply,
+    name_phrases,
+    points_back,
+)
 from core.orchestrator.support import mentions
 from core.text import STOPWORDS, stem, without_clitic, words
 from core.understanding.dates import without_deadlines
@@ -298,8 +306,11 @@ def _in_the_last_scope(rest: str, last_question: str, mentioned: list[str], last
 
 
 # "That one" is as often the occasion ("anyone dissent on that one?") as the thing asked for.
-_IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
-_WHAT_NOUN = re.compile(r"\b(?:what|which)\s+([a-z][\w-]*)", re.IGNORECASE)
+_IT = re.compile(rf"\b(?:it|its)\b|{THAT_SUBJECT}", re.IGNORECASE)
+# "What panel …", "which program …", "what's the target …", "what is the rate …": a thing asked by its noun.
+_WHAT_NOUN = re.compile(
+    r"\b(?:what|which)(?:['\u2019]s|\s+(?:is|was|are|were))?\s+(?:the\s+)?([a-z][\w-]*)", re.IGNORECASE
+)
 
 
 def _asks_a_thing(question: str) -> bool:

@@ -15,12 +15,20 @@ from core.understanding.periods import PERIOD_CODE, is_date_word, occasions
 
 # Units of time a message may point back at ("in that year", "at the same time", "then").
 _TIME = ("year", "quarter", "month", "period", "time")
+# "That" or "this" as the subject of a question, after its auxiliary and before a participle, a
+# preposition or the end ("what baseline is that compared against?", "how big was that?", "what was
+# this for?"): a pronoun, not a determiner ("was that meeting …").
+THAT_SUBJECT = (
+    r"\b(?:is|was|are|were|has|had|will|would)\s+(?:that|this)\b"
+    r"(?=\s*(?:[?.!,]|$|[a-z]+ed\b|(?:with|against|to|for|from|by|on|in|of|about)\b))"
+)
 # Pronouns that stand for the last question's subject, or the person its reply named, in a question
 # of its own ("how many meetings had he attended?" after "which officer announced he was retiring?").
 # "Those" and "these" stand alone too ("how many of those were repeats?"), not before a noun of their own.
 BACK_PRONOUN = re.compile(
     r"\b(?:it|its|that\s+one|this\s+one|them|he|she|him|his)\b"
-    r"|\b(?:those|these)\b(?=\s*(?:[?.!,]|$|(?:were|was|are|is|did|do|does|had|have|that|which|who)\b))",
+    r"|\b(?:those|these)\b(?=\s*(?:[?.!,]|$|(?:were|was|are|is|did|do|does|had|have|that|which|who)\b))"
+    rf"|{THAT_SUBJECT}",
     re.IGNORECASE,
 )
 

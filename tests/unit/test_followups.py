@@ -346,10 +346,17 @@ def test_a_question_that_goes_on_keeps_the_last_names_but_not_its_deadline() -> 
     assert follow_up("what percentage increase is that?", asked, ["Harbour Office"]) == (
         "what percentage increase is that? (Harbour Office)"
     )
+    # "that", the subject of "is that compared", is what the last question asked for: its words go along
     target = "What's the WOB's FY 2022 target for the number of berth permits?"
     assert follow_up("and what baseline number is that compared against?", target, ["WOB"]) == (
-        "what baseline number is that compared against? (WOB, FY 2022)"
+        "what baseline number is that compared against? (WOB, FY 2022, target, berth, permits)"
     )
+    deadline = "What is the Harbour Office's target for the berth accident rate by September 30, 2023?"
+    assert follow_up("what baseline rate is that measured against?", deadline, ["Harbour Office"]) == (
+        "what baseline rate is that measured against? (Harbour Office, target, berth, accident)"
+    )
+    # "that" before a noun of its own is a determiner: nothing points back
+    assert follow_up("what baseline is that measure's owner held to?", deadline, ["Harbour Office"]) is None
     # a subject of its own, which neither the last question nor its reply wrote, is not asked in their names
     founded = "according to the WOB's plan, when was the Harbour Office established?"
     assert follow_up("and when was the Pilot Board set up?", founded, ["WOB", "Harbour Office"]) is None
