@@ -16,8 +16,8 @@ import re
 from core.orchestrator.pointing import (
     BACK_PRONOUN,
     DEMONSTRATIVE,
+    IT,
     SAME,
-    THAT_SUBJECT,
     about_the_reply,
     name_phrases,
     points_back,
@@ -300,17 +300,13 @@ def _in_the_last_scope(rest: str, last_question: str, mentioned: list[str], last
     said = f"{last_question} {last_answer}"
     other = any(not mentions(said, [rest[a:b]]) for a, b in name_phrases(rest))
     scope = [m for m in mentioned if not other and not mentions(rest, [m])] + ([when] if when else [])
-    if not other and _IT.search(rest) and _asks_a_thing(timed):
+    if not other and IT.search(rest) and _asks_a_thing(timed):
         scope += _topic(timed, [*scope, rest])
     return f"{rest.strip()} ({', '.join(dict.fromkeys(scope))})" if scope else None
 
 
-# "That one" is as often the occasion ("anyone dissent on that one?") as the thing asked for.
-_IT = re.compile(rf"\b(?:it|its)\b|{THAT_SUBJECT}", re.IGNORECASE)
 # "What panel …", "which program …", "what's the target …", "what is the rate …": a thing asked by its noun.
-_WHAT_NOUN = re.compile(
-    r"\b(?:what|which)(?:['\u2019]s|\s+(?:is|was|are|were))?\s+(?:the\s+)?([a-z][\w-]*)", re.IGNORECASE
-)
+_WHAT_NOUN = re.compile(r"\b(?:what|which)(?:['\u2019]s|\s+(?:is|was|are|were))?\s+(?:the\s+)?([a-z][\w-]*)", re.I)
 
 
 def _asks_a_thing(question: str) -> bool:

@@ -32,6 +32,10 @@ BACK_PRONOUN = re.compile(
     re.IGNORECASE,
 )
 
+# "It", "its", or "that" as a question's subject: the thing the last question asked for. ("That one" is
+# as often the occasion, "anyone dissent on that one?", as the thing asked for.)
+IT = re.compile(rf"\b(?:it|its)\b|{THAT_SUBJECT}", re.IGNORECASE)
+
 
 def _is_name(token: str, after_name: bool) -> bool:
     """A word of a name: capitalised ("Bramble", "HHS"), an id of letters and digits ("K-450"), or a
