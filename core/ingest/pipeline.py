@@ -24,12 +24,11 @@ from core.text import normalize_label
 Outcome = Literal["added", "updated", "unchanged", "failed", "unsupported", "removed", "index"]
 
 READING = 9
-"""The version of how a file is read into segments, facts and facets. Raise it when that reading
-changes (signature blocks in 2, written "…, signed <date>" in 3; a file name's code spelled out by
-the text in 4; an item's number heading the sentence after it in 7; segments ending where sentences
-do and names as whole words in 8; a line that stops on "of" or "which" read with the next
-in 9; 6, a page-break reading, was reverted): the next run reads files
-it had read before again, reported as updated, so an upgrade reaches documents already ingested."""
+"""The version of how a file is read into segments, facts and facets. Raise it when that reading changes (signature
+blocks in 2, written "…, signed <date>" in 3; a file name's code spelled out by the text in 4; an item's number
+heading the sentence after it in 7; segments ending where sentences do and names as whole words in 8; a line that
+stops on "of" or "which" read with the next in 9; 6, a page-break reading, was reverted): the next run reads files it
+had read before again, reported as updated, so an upgrade reaches documents already ingested."""
 
 
 class IngestProgress(Protocol):
