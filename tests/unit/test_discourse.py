@@ -92,12 +92,15 @@ def test_a_sentence_ending_on_a_colon_is_read_with_what_it_announces_in_the_next
 
 
 def test_a_neighbour_that_writes_a_word_of_the_question_the_answer_lacks_completes_it() -> None:
-    found = _sentences(
+    question = "What did the harbour board do about berth fees, and what was the data source?"
+    text = (
         "Members then discussed the dredging schedule. The board raised berth fees by 2 percent. "
         "Data source: reports from the harbour forum and the pilots' office. Cargo volumes rose in the autumn."
     )
+    evidence = [_passage(text, question)]
+    found = candidates(evidence, question)
     dredging, raised, source, cargo = found
-    following = successors(found, [_passage("", "")])
+    following = successors(found, evidence)
     assert completed([raised], found, ["source"], following) == [raised, source]
     assert completed([raised], found, ["dredging", "source"], following) == [dredging, raised, source]
     # nothing the answer lacks, or a word no neighbour writes: the answer stays as it is
