@@ -96,7 +96,8 @@ class AnswerWriter:
         return {"draft": draft, **({"evidence": [*state.evidence, *read]} if read else {})}
 
     async def _sentences(self, state: GraphState, evidence: list[Evidence]) -> Draft:
-        """The 2–4 evidence sentences that best answer the question, each with its `[n]`."""
+        """The 2–4 evidence sentences that best answer the question, with the neighbours that read with them
+        (`discourse.continued`) or complete them (`discourse.completed`), each with its `[n]`."""
         assert state.intake is not None
         steering = state.steering
         by_facets = set(steering.doc_ids or []) if steering.by_facets else set()
@@ -124,8 +125,8 @@ class AnswerWriter:
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
         chosen = discourse.continued(chosen, found, question, following)
         said = " ".join(extractive.in_context(evidence[i], sentence) for i, sentence in chosen)
-        asked = content_terms(question)
-        unsaid = [t for t in asked if t not in found_terms(asked, said)]
+        terms = content_terms(question)
+        unsaid = [t for t in terms if t not in found_terms(terms, said)]
         chosen = discourse.completed(chosen, found, unsaid, following)
         # "Northwind or Contoso": every name the question steers by gets its best sentence.
         for name in (n for n in state.steering.required() if n.text not in placing):
