@@ -14,9 +14,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bots.bootstrap import App, build_app
-from bots.settings import Settings
-from tests.asking import ask
+from bots.bootstrap import App
+from tests.asking import app_with_document, ask
 
 pytestmark = pytest.mark.model
 
@@ -38,13 +37,10 @@ EXCEPTIONS = "Some exceptions related to the expansion of cold-storage sheds and
 
 @pytest.fixture(scope="module")
 async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
-    folder = tmp_path_factory.mktemp("minutes-docs")
-    (folder / "harbour-board-minutes-2023-03.md").write_text(MINUTES + "\n", encoding="utf-8")
-    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("minutes-data"), fixed_now=NOW))
-    report = await application.ingestor.ingest([folder])
-    assert report.ok and len(report.added) == 1
-    yield application
-    await application.close()
+    async with app_with_document(
+        tmp_path_factory, "harbour-board-minutes-2023-03.md", MINUTES + "\n", now=NOW
+    ) as application:
+        yield application
 
 
 async def test_the_sentence_next_to_a_chosen_one_that_writes_what_else_is_asked_completes_the_answer(app: App) -> None:

@@ -13,9 +13,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bots.bootstrap import App, build_app
-from bots.settings import Settings
-from tests.asking import ask
+from bots.bootstrap import App
+from tests.asking import app_with_document, ask
 
 pytestmark = pytest.mark.model
 
@@ -34,13 +33,8 @@ TERMS = "Advanced monitoring, independent third-party verification and electroni
 
 @pytest.fixture(scope="module")
 async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
-    folder = tmp_path_factory.mktemp("plan-docs")
-    (folder / "enforcement-plan-2024.md").write_text(PLAN + "\n", encoding="utf-8")
-    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("plan-data"), fixed_now=NOW))
-    report = await application.ingestor.ingest([folder])
-    assert report.ok and len(report.added) == 1
-    yield application
-    await application.close()
+    async with app_with_document(tmp_path_factory, "enforcement-plan-2024.md", PLAN + "\n", now=NOW) as application:
+        yield application
 
 
 async def test_the_sentence_a_colon_announces_is_read_from_the_next_segment(app: App) -> None:

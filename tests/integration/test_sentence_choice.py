@@ -13,9 +13,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bots.bootstrap import App, build_app
-from bots.settings import Settings
-from tests.asking import ask
+from bots.bootstrap import App
+from tests.asking import app_with_document, ask
 
 pytestmark = pytest.mark.model
 
@@ -38,13 +37,8 @@ PLAN = "\n\n".join(
 
 @pytest.fixture(scope="module")
 async def app(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[App]:
-    folder = tmp_path_factory.mktemp("plan-docs")
-    (folder / "harbour-plan-2022.md").write_text(PLAN + "\n", encoding="utf-8")
-    application = await build_app(Settings(data_dir=tmp_path_factory.mktemp("plan-data"), fixed_now=NOW))
-    report = await application.ingestor.ingest([folder])
-    assert report.ok and len(report.added) == 1
-    yield application
-    await application.close()
+    async with app_with_document(tmp_path_factory, "harbour-plan-2022.md", PLAN + "\n", now=NOW) as application:
+        yield application
 
 
 async def test_how_many_is_answered_by_a_figure_of_what_it_counts(app: App) -> None:
