@@ -99,7 +99,9 @@ def counts(sentence: str, nouns: set[str]) -> bool:
     for match in _COUNT.finditer(text):
         if YEAR_ONLY.fullmatch(match.group(0).split()[0]) or _SHARE_AFTER.match(match.group(1)):
             continue  # "in 2022 employees received …"; "95 percent of customer requests" is a share
-        following = re.findall(_WORD, match.group(1))
+        if match.group(1).startswith(")"):
+            continue  # "(2) provide executives with …": a list item's number counts nothing
+        following = _phrase(re.findall(_WORD, match.group(1)))
         if any(stem(w) in nouns for w in following) or _spelled(nouns, following):
             return True
     if NUMBER.search(text) and any(stem(name) in nouns for sign, name in _MONEY.items() if sign in text):
@@ -111,6 +113,18 @@ def counts(sentence: str, nouns: set[str]) -> bool:
         and _tallied(match.group(1), text[match.end() :])
         for match in _NUMBER_OF.finditer(text)
     )
+
+
+def _phrase(words: list[str]) -> list[str]:
+    """The noun phrase a figure opens, from the words after it: past the stop-words that open it ("120
+    new field investigators", "seven of these projects"), up to the next one.
+
+    General case: a figure counts the phrase it opens; a word after that phrase's end belongs to
+    another ("nine leading practices with agencies" counts practices, not agencies; "three agencies to
+    share hiring certifications" counts no certifications)."""
+    start = next((i for i, w in enumerate(words) if w.lower() not in STOPWORDS), len(words))
+    end = next((i for i in range(start, len(words)) if words[i].lower() in STOPWORDS), len(words))
+    return words[start:end]
 
 
 # A rate after a figure: "95 percent of customer requests" gives their share, not how many there were.

@@ -143,3 +143,20 @@ def test_a_calendar_date_is_asked_by_name_and_stated_as_one() -> None:
         assert states_date(stated), stated
     for unstated in ("The order set up an initiative on hiring.", "in FY 2022", "within six months", "Q3 2023"):
         assert not states_date(unstated), unstated
+
+
+def test_a_figure_counts_the_phrase_it_opens_not_the_words_after_it() -> None:
+    def nouns(question: str) -> set[str]:
+        return {stem(w) for w in counted(question)}
+
+    agencies = nouns("How many agencies used the toolkit?")
+    assert not counts("OPM shared nine leading practices with agencies, including the toolkit.", agencies)
+    assert counts("Twelve agencies used the toolkit in its first year.", agencies)
+    assert counts("OPM met with seven of these agencies.", agencies)  # the stop-words that open the phrase
+    nominees = nouns("How many certification nominees took the assessment remotely?")
+    assert not counts("OPM launched a pilot with three agencies to share hiring certifications.", nominees)
+    assert counts("In FY 2022, 412 certification nominees tested remotely.", nominees)
+    # An item's number in a list counts nothing.
+    executives = nouns("How many departing senior executives completed the survey?")
+    assert not counts("It is designed to (1) capture reasons and (2) provide executives with a voice.", executives)
+    assert counts("In FY 2017, 388 departing executives completed it.", executives)
