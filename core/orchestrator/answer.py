@@ -123,6 +123,7 @@ class AnswerWriter:
             chosen = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen, following)
         chosen = extractive.role_first(question, ranked, chosen, evidence)
         chosen = extractive.naming_first(ranked, chosen, [n for n in steering.names if n.identifier])
+        chosen = discourse.windowed(chosen, ranked[0][1], following)
         chosen = discourse.continued(chosen, found, question, following)
         said = " ".join(extractive.in_context(evidence[i], sentence) for i, sentence in chosen)
         terms = content_terms(question)

@@ -118,6 +118,24 @@ def continued(
     return _going_on(out, found)
 
 
+def windowed(chosen: list[Candidate], best: Candidate, following: dict[Candidate, Candidate]) -> list[Candidate]:
+    """`chosen` with the sentence after the best one in its document (`following`) right after it,
+    while the answer has room (fewer than MAX_SENTENCES); a full answer stays as it is, since what
+    ranked into it is near the best score and a neighbour that did not may say less.
+
+    General case: a document says one thing after another; the sentence nearest the question is
+    often followed by the one that holds its detail, which shares few of the question's words and
+    ranks low alone ("After the meeting, open market operations were directed … . Operations were
+    complicated by large swings in reserve demands … severe winter weather on check clearings." for
+    "what made open market operations harder after the December meeting?")."""
+    after = following.get(best)
+    if after is None or after in chosen or best not in chosen or len(chosen) >= MAX_SENTENCES:
+        return chosen
+    out = list(chosen)
+    out.insert(out.index(best) + 1, after)
+    return out
+
+
 def completed(
     out: list[Candidate], found: Sequence[Candidate], unsaid: Sequence[str], following: dict[Candidate, Candidate]
 ) -> list[Candidate]:

@@ -4,7 +4,7 @@ sentences is answered whole."""
 from __future__ import annotations
 
 from core.contracts import Evidence
-from core.orchestrator.discourse import completed, continued, successors
+from core.orchestrator.discourse import completed, continued, successors, windowed
 from core.orchestrator.extractive import MAX_SENTENCES, candidates
 
 
@@ -111,3 +111,24 @@ def test_a_neighbour_that_writes_a_word_of_the_question_the_answer_lacks_complet
     # an answer already at its most (MAX_SENTENCES + 2) takes no more
     full = [raised, *((0, f"Filler sentence number {n} of the record.") for n in range(MAX_SENTENCES + 1))]
     assert completed(full, found, ["source"], following) == full
+
+
+def test_the_sentence_after_the_best_one_reads_with_it_while_the_answer_has_room() -> None:
+    question = "What made the harbour board's dredging harder last winter?"
+    text = (
+        "The board kept the dredging schedule after the November meeting. "
+        "Work was slowed by storms in January and by a broken crane at berth four. "
+        "Cargo volumes rose in the autumn."
+    )
+    evidence = [_passage(text, question)]
+    found = candidates(evidence, question)
+    kept, slowed, cargo = found
+    following = successors(found, evidence)
+    other = (0, "The harbour forum met twice in the year.")
+    assert windowed([kept, other], kept, following) == [kept, slowed, other]
+    # already there, or no sentence after the best one: nothing changes
+    assert windowed([kept, slowed], kept, following) == [kept, slowed]
+    assert windowed([cargo, kept], cargo, following) == [cargo, kept]
+    # a full answer makes way for no neighbour
+    full = [kept, *((0, f"Filler sentence number {n} of the record.") for n in range(MAX_SENTENCES - 1))]
+    assert windowed(full, kept, following) == full
