@@ -15,16 +15,18 @@ from core.orchestrator.asked_names import NUMBERED, name_runs
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms, spelled_out
 from core.prompts.synthesis import MARK
-from core.text import split_sentences, stem, stems, without_clitic
+from core.text import STOPWORDS, split_sentences, stem, stems, without_clitic
 from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
     answer_kind,
+    asked_nouns,
     asks_money,
     asks_name,
     asks_share,
     asks_value,
     name_words,
+    question_parts,
     states_figure,
     states_money,
     states_share,
@@ -42,7 +44,7 @@ from core.understanding.asked_figures import (
 )
 from core.understanding.counting import counted, counts, counts_something, counts_unit
 from core.understanding.people_asked import asks_who_after_premise, asks_who_holds
-from core.understanding.premise import premise
+from core.understanding.premise import PROPER_TERMS, premise
 
 
 def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None:
@@ -200,7 +202,7 @@ def prices_it(question: str, body: str, given: set[str]) -> bool:
     General case: as a date must be said of what it dates (`dates_it`), the cost asked is one said of
     X; a passage about X with no amount ("OPM received 180 headcount reports through this system"),
     or one whose amount is said of something else, does not say what X cost."""
-    return _said_of(question, body, given | _MONEY_WORDS, states_money)
+    return _said_of(question, body, given | _MONEY_WORDS, states_money) or names_which(question, body, given)
 
 
 def values_it(question: str, body: str, given: set[str]) -> bool:
@@ -210,16 +212,38 @@ def values_it(question: str, body: str, given: set[str]) -> bool:
 
     General case: as the cost asked is an amount said of X (`prices_it`), the value asked is a figure
     said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in
-    late August") says that X moved, not to what. "At what level …?" is also answered by the level's
-    name in the same words ("at the departmental level", `_AT_WHAT`): a place in an order."""
-    return _said_of(question, body, given | _VALUE_WORDS, states_figure) or any(
-        re.search(rf"\bat\s+(?:the|a|an)\s+[\w'’-]+\s+{re.escape(noun)}\b", body, re.IGNORECASE)
-        for noun in _AT_WHAT.findall(question)
+    late August") says that X moved, not to what. "What N …?" is also answered by N's name
+    (`names_which`)."""
+    return _said_of(question, body, given | _VALUE_WORDS, states_figure) or names_which(question, body, given)
+
+
+def names_which(question: str, body: str, given: set[str]) -> bool:
+    """True when the answer names which N a "what N …" question asks (`asked_nouns`) in a sentence
+    about what is asked (`_said_of`): N with a word of the answer's own before it, or after it a
+    word of the answer's own that N is "on", "for" or "related to"; not a stop-word, a figure or
+    a word of the question.
+
+    General case: "what N" asks for a figure ("what rate did the bank set?") or for which N ("what
+    limit did OPM remove?", "down to what level will EPA model emissions?", "what federally mandated
+    cost was aggravating shortfalls?"); a level or a limit is often a place in an order or a kind,
+    and the answer names it: "the pass-through limit", "down to the county level", "federally
+    mandated costs related to homeland security", "the limit on the amount by which holdings can
+    change". An answer that writes N only with the question's own words ("the new level") names none."""
+    nouns = asked_nouns(question)
+    if not nouns:
+        return False
+    own = {w.lower() for w in written_words(question)}
+    alternatives = "|".join(re.escape(n) for n in sorted(nouns))
+    before = re.compile(rf"\b([\w'’-]+)\s+(?:{alternatives})s?\b", re.IGNORECASE)
+    after = re.compile(
+        rf"\b(?:{alternatives})s?\s+(?:related\s+to|on|for)\s+(?:(?:the|a|an)\s+)?([\w'’-]+)", re.IGNORECASE
     )
 
+    def named(sentence: str) -> bool:
+        words = [m[1].lower() for pattern in (before, after) for m in pattern.finditer(sentence)]
+        return any(w not in STOPWORDS and w not in own and not any(ch.isdigit() for ch in w) for w in words)
 
-# "At what level/stage …": a value may be a place in an order, no figure ("at the departmental level").
-_AT_WHAT = re.compile(r"\bat\s+what\s+([a-z]+)\b", re.IGNORECASE)
+    return _said_of(question, body, given | _VALUE_WORDS | _MONEY_WORDS, named)
 
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:
@@ -343,9 +367,13 @@ questions answered with another figure a sixth or less."""
 
 def _proper_terms(question: str, free: set[str]) -> list[str]:
     """The question proper's own words (`premise`), names too, besides the `free` words and pro-forms;
-    none when the message states no premise."""
+    none when the message states no premise, or when a part of the question proper names no subject
+    of its own (`PROPER_TERMS`): "the surge of new claims at the start of the year - how big was it,
+    how long did it stretch, and why couldn't OPM hire extra staff?" asks its figure of the premise."""
     stated, proper = premise(question)
-    return [t for t in content_terms(proper) if t not in free | _PRO_FORMS] if stated else []
+    if not stated or any(len(content_terms(part)) < PROPER_TERMS for part in question_parts(proper)):
+        return []
+    return [t for t in content_terms(proper) if t not in free | _PRO_FORMS]
 
 
 def _tied(own: list[str], sentence: str) -> bool:

@@ -184,7 +184,10 @@ _SHARE = re.compile(
     # ("a quarter-point cut").
     r"|\b(?<!first\s)(?<!second\s)(?<!1st\s)(?<!2nd\s)(?:half|halves)\b(?![\s-]*points?\b)"
     r"|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|\d+)[\s-]+(?:thirds?|3rds?|quarters?|fifths?|5ths?|tenths?|10ths?)\b"
-    r"(?![\s-]*points?\b)(?!\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?\d{4})",
+    r"(?![\s-]*points?\b)(?!\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?\d{4})"
+    # "one fourth of costs", "three-eighths": a fourth, sixth or eighth is a share after a count, not
+    # after "a" or "the", where it is a place in an order ("a fourth straight month", "the fourth quarter").
+    r"|\b(?:one|two|three|five|seven|\d+)[\s-]+(?:fourths?|4ths?|sixths?|6ths?|eighths?|8ths?)\b(?![\s-]*(?:points?|quarter)\b)",
     re.I,
 )
 
@@ -219,11 +222,14 @@ HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{AFTER_HEAD}|in|to)\b))"
 # costs go up": a verb of change after the costs asks how far they moved (`_CHANGE`).
 _CHANGE = r"go|goes|went|gone|rise|rises|rose|risen|grow|grows|grew|grown|fall|falls|fell|fallen|climb(?:ed|s)?"
 _CHANGE += r"|increase[sd]?|decrease[sd]?|decline[sd]?|drop(?:ped|s)?|change[sd]?|jump(?:ed|s)?"
+# An auxiliary after the first word ends the noun "what" asks ("at what level can it track budget and
+# spending?" asks for a level; "what does the plan's budget total?" for a budget).
+_AUXILIARY = r"is|was|are|were|did|does|do|can|could|will|would|should|may|might|must|has|have|had"
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
     rf"(?![^?,;]*\b(?:{_CHANGE})\b)"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
-    rf"|\bwhat\s+(?:(?!{_PREPOSITION}\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
+    rf"|\bwhat\s+(?:(?:{_AUXILIARY})\s+)?(?:(?!(?:{_PREPOSITION}|{_AUXILIARY})\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?(?:dollars|euros|pounds|yen)\b|\bhow\s+much\s+(?:is|was|are|were)\s+(?:the|a|its|their)\s+(?:[\w'’-]+\s+){0,2}?(?:fee|price|rent|salary|budget|cost)s?\b",
     re.I,
 )
@@ -254,6 +260,30 @@ _VALUE_ASK = re.compile(
     r"|\bhow\s+(?:far|big|large|high|low|old)\b(?!\s+(?:a|an|the)\b)",
     re.I,
 )
+
+
+# "What limit did OPM remove?", "down to what level will EPA model emissions?": "what N" may ask which N,
+# a kind named by its own words, as well as N's figure (`asked_nouns`).
+_WHICH_ONE = re.compile(
+    rf"\bwhat\s+{VALUE_GAP}({_VALUE_NOUNS})\b{HEADS}|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?({_VALUE_NOUNS})\b",
+    re.I,
+)
+
+
+# Nouns that name nothing but a magnitude: "what number", "what total" asks for a figure only.
+_MAGNITUDES = frozenset(
+    {"number", "amount", "amounts", "total", "value", "figure", "size", "magnitude", "average", "median", "ratio"}
+    | {"score", "scores", "reading", "readings"}
+)
+
+
+def asked_nouns(question: str) -> frozenset[str]:
+    """The quantity nouns of a kind that a question asks with "what N …" or "to / at what N …",
+    lower-cased: "limit" in "what limit did OPM remove?", "level" in "down to what level will EPA
+    model emissions?"; not a magnitude's noun (`_MAGNITUDES`: "what's the FY 2026 target number of
+    households?" asks for a figure, and "the total number of households" names none)."""
+    found = (g.lower() for m in _WHICH_ONE.finditer(expanded(question)) for g in m.groups() if g)
+    return frozenset(g for g in found if g not in _MAGNITUDES)
 
 
 def asks_value(question: str) -> bool:

@@ -3,7 +3,7 @@ English writes them."""
 
 from __future__ import annotations
 
-from core.orchestrator.measures import dates_it
+from core.orchestrator.measures import dates_it, prices_it, values_it
 from core.text import stem
 from core.understanding.answers import asks_money, asks_share, states_share
 from core.understanding.asked_figures import asks_date, states_date
@@ -116,9 +116,18 @@ def test_a_share_is_asked_and_stated_the_ways_english_writes_one() -> None:
         "a third of the banks",
         "three quarters of respondents",
         "about half.",
+        "approximately one fourth of total costs",
+        "three-eighths of the sample",
     ):
         assert states_share(stated), stated
-    for unstated in ("Performance Measure 2.2.2 Percentage of clients", "Target 85 Actual 83", "in 2022", "12 berths"):
+    for unstated in (
+        "Performance Measure 2.2.2 Percentage of clients",
+        "Target 85 Actual 83",
+        "in 2022",
+        "12 berths",
+        "a fourth straight month",  # an ordinal after "a" or "the" is a place in an order
+        "the fourth quarter",
+    ):
         assert not states_share(unstated), unstated
 
 
@@ -160,3 +169,29 @@ def test_a_figure_counts_the_phrase_it_opens_not_the_words_after_it() -> None:
     executives = nouns("How many departing senior executives completed the survey?")
     assert not counts("It is designed to (1) capture reasons and (2) provide executives with a voice.", executives)
     assert counts("In FY 2017, 388 departing executives completed it.", executives)
+
+
+def test_what_n_may_ask_which_n_and_the_answer_names_it() -> None:
+    # "What limit …" asks which limit as well as its figure: a name of the limit answers it.
+    limit = "What limit did the Committee remove from the authorization, and why?"
+    assert values_it(limit, "It removed the limit on the amount by which holdings can change.", set())
+    assert values_it(limit, "It removed the pass-through limit from the authorization.", set())
+    assert not values_it(limit, "The Committee amended the authorization and removed the limit.", set())
+    level = "down to what level will EPA model power sector emissions?"
+    assert values_it(level, "EPA will model power sector emissions down to the county level.", set())
+    assert not values_it(level, "EPA will model power sector emissions down to a level.", set())
+    # A magnitude's noun asks for a figure only: "the total number" names no number.
+    number = "what's the FY 2026 target number of households in digital inclusion initiatives?"
+    assert not values_it(number, "Total number of households in digital inclusion initiatives: Target Actual", set())
+    cost = "what federally mandated cost was aggravating state budget shortfalls?"
+    assert prices_it(
+        cost, "Shortfalls were aggravated by federally mandated costs related to homeland security.", set()
+    )
+    assert not prices_it(cost, "Shortfalls were aggravated by federally mandated costs.", set())
+
+
+def test_an_auxiliary_ends_the_noun_what_asks() -> None:
+    # "at what level can it track budget" asks for a level, not for money; the budget is what is tracked.
+    assert not asks_money("at what level can OPM track budget and spending against the plan?")
+    assert asks_money("what budget does the plan give IT?")
+    assert asks_money("what was the plan's budget for IT?")  # an auxiliary right after "what" opens it
