@@ -8,7 +8,7 @@ import re
 from core.contracts import Evidence
 from core.orchestrator.asked_names import Name
 from core.orchestrator.state import GraphState
-from core.orchestrator.support import mentions, term_share
+from core.orchestrator.support import content_terms, mentions, term_share
 from core.text import stem
 from core.understanding.counting import counted, counts
 from core.understanding.periods import occasions
@@ -81,13 +81,38 @@ def each_named(candidates: list[Evidence], relevant: list[Evidence], identifiers
 
 
 def newest_versions(evidence: list[Evidence]) -> list[Evidence]:
-    """Evidence from the newest of each document's dated versions (titles equal but for their dates)."""
-    newest: dict[str, dt.date] = {}
-    for item in evidence:
-        if item.date is not None:
-            family = version_family(item.title)
-            newest[family] = max(newest.get(family, item.date), item.date)
-    return [e for e in evidence if e.date is None or e.date >= newest[version_family(e.title)]]
+    """Evidence without the passages a newer dated version of their document rewrites (`rewrites`;
+    versions: titles equal but for their dates).
+
+    General case: a policy's new version restates the old one's passage with new figures ("the
+    allowance is 15.75" for "12.50"): the newest answers a question that asks no date. A yearly
+    series of reports, or a committee's minutes, are versions of one title too, but each records
+    what happened that year or at that meeting: a passage no newer version rewrites ("USAJOBS
+    delivered a data warehouse, along with three dashboards", FY 2015) is still the record of it."""
+    return [e for e in evidence if not _rewritten(e, evidence)]
+
+
+def _rewritten(item: Evidence, evidence: list[Evidence]) -> bool:
+    """True when a passage of a newer dated version of `item`'s document rewrites it (`rewrites`)."""
+    if item.date is None:
+        return False
+    family = version_family(item.title)
+    dated = item.date
+    newer = [n.text for n in evidence if n.date is not None and n.date > dated and version_family(n.title) == family]
+    if not newer:
+        return False
+    terms = content_terms(item.text)
+    return any(rewrites(text, terms) for text in newer)
+
+
+REWRITE_SHARE = 0.8
+"""A passage rewrites another when it carries this share of the other's content words."""
+
+
+def rewrites(newer: str, older_terms: list[str]) -> bool:
+    """True when `newer` carries `REWRITE_SHARE` of an older passage's content words (`older_terms`,
+    `term_share`): the same passage, restated with other figures or dates."""
+    return term_share(older_terms, newer) >= REWRITE_SHARE
 
 
 def versions_of_years(evidence: list[Evidence], years: list[int]) -> list[Evidence]:

@@ -17,6 +17,8 @@ MAX_CHUNKS_PER_DOCUMENT = 3
 WORD_PLACES = 2
 """Places a confined document gives the passages that carry the question's words best (BM25)."""
 SUMMARIES_TO_DRILL = 3
+PASSAGES_TO_DRILL = 2
+"""The documents of this many best passages join the drill-down (`Tools.long_text`)."""
 ALL_ROWS = 10_000
 
 
@@ -135,14 +137,25 @@ class RouteTools:
         round_id: int,
         recency_boost: float,
     ) -> RoundResult:
-        """Summaries first, then segments inside the best documents (drill-down)."""
+        """Summaries first, then segments inside the best documents (drill-down): those whose summaries
+        match the question best, and those of the passages that match it best (`PASSAGES_TO_DRILL`).
+
+        General case: a summary tells what a document is about, not every detail it writes; where
+        several documents are about the same things (a yearly series of reports, a committee's
+        minutes), the one that writes the detail asked ("three data visualization dashboards") is
+        found by its passage, not by its summary."""
         started = time.perf_counter()
         summaries = await self._backend.search_vector(vector, filters, SUMMARIES_TO_DRILL, scope="summary")
         if not summaries:
             return await self.text("long_text", query, vector, filters, limit, round_id, recency_boost)
-        inside = filters.model_copy(update={"doc_ids": list(dict.fromkeys(h.segment.doc_id for h in summaries))})
+        passages = await self._backend.search_hybrid(query, vector, filters, PASSAGES_TO_DRILL, recency_boost)
+        documents = [h.segment.doc_id for h in summaries] + [h.segment.doc_id for h in passages]
+        inside = filters.model_copy(update={"doc_ids": list(dict.fromkeys(documents))})
         hits = await self._backend.search_hybrid(query, vector, inside, limit, recency_boost)
-        tool = f"search_vector(scope=summary, top {SUMMARIES_TO_DRILL}) → search_hybrid(drill-down)"
+        tool = (
+            f"search_vector(scope=summary, top {SUMMARIES_TO_DRILL}) + search_hybrid(top {PASSAGES_TO_DRILL})"
+            " → search_hybrid(drill-down)"
+        )
         return RoundResult(
             evidence=hits_to_evidence(hits, round_id, query, "summary"),
             report=_report(round_id, "long_text", tool, query, inside, len(hits), f"top {limit}", started),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from core.contracts import Evidence
 from core.orchestrator.answer import _cited_text
 from core.orchestrator.asked_names import names_in
 from core.orchestrator.coverage import about_the_names
 from core.orchestrator.discourse import continued
-from core.orchestrator.evidence import counting, each_named, supporting
+from core.orchestrator.evidence import counting, each_named, newest_versions, supporting
 from core.orchestrator.extractive import MAX_SENTENCES, candidates, naming_first, rank, restates
 from core.orchestrator.support import content_terms
 from core.understanding import question_parts
@@ -260,3 +262,17 @@ def test_a_part_of_a_message_is_answered_by_passages_of_its_own_names() -> None:
     assert about_the_names([win, space], names, set(), {"WIN"}, set(), parts, _cited_text) == [win, space]
     # Asked as one question, a passage that does not write the name is not about it.
     assert about_the_names([win, space], names, set(), {"WIN"}, set(), (), _cited_text) == [win]
+
+
+def test_a_newer_version_drops_the_passages_it_rewrites_not_the_records_it_does_not() -> None:
+    def version(n: int, year: int, text: str) -> Evidence:
+        return _passage(n, text, 0.7).model_copy(
+            update={"title": f"Annual Performance Report Fiscal Year {year}", "date": dt.date(year, 12, 31)}
+        )
+
+    old_measure = version(1, 2015, "Percent of retirement claims processed accurately within 60 days: 90 percent.")
+    new_measure = version(2, 2022, "Percent of retirement claims processed accurately within 60 days: 94 percent.")
+    record = version(3, 2015, "USAJOBS delivered a data warehouse, along with three data visualization dashboards.")
+    kept = newest_versions([old_measure, new_measure, record])
+    # The newer report restates the measure with its own figure; the 2015 dashboards are recorded only in 2015.
+    assert [e.chunk_id for e in kept] == ["c2", "c3"]
