@@ -106,7 +106,9 @@ def _rewritten(item: Evidence, evidence: list[Evidence]) -> bool:
 
 
 REWRITE_SHARE = 0.8
-"""A passage rewrites another when it carries this share of the other's content words."""
+"""A passage rewrites another when it carries this share of the other's content words. A policy's
+restated passage carries all of them; at 0.6 a newer report's routine passage "rewrote" an older
+passage that joined the same routine to a detail only it records (tests/integration/test_series_detail.py)."""
 
 
 def rewrites(newer: str, older_terms: list[str]) -> bool:

@@ -18,7 +18,9 @@ WORD_PLACES = 2
 """Places a confined document gives the passages that carry the question's words best (BM25)."""
 SUMMARIES_TO_DRILL = 3
 PASSAGES_TO_DRILL = 2
-"""The documents of this many best passages join the drill-down (`Tools.long_text`)."""
+"""The documents of this many best passages join the drill-down (`RouteTools.long_text`). Measured with
+the passage-level versions of `evidence.newest_versions` on the development sets (session 66): fed
+439 → 442, FOMC 381 → 386, no case lost."""
 ALL_ROWS = 10_000
 
 

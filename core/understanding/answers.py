@@ -223,7 +223,8 @@ HEADS = rf"(?=\s*(?:[?,.;:(]|$|(?:{AFTER_HEAD}|in|to)\b))"
 _CHANGE = r"go|goes|went|gone|rise|rises|rose|risen|grow|grows|grew|grown|fall|falls|fell|fallen|climb(?:ed|s)?"
 _CHANGE += r"|increase[sd]?|decrease[sd]?|decline[sd]?|drop(?:ped|s)?|change[sd]?|jump(?:ed|s)?"
 # An auxiliary after the first word ends the noun "what" asks ("at what level can it track budget and
-# spending?" asks for a level; "what does the plan's budget total?" for a budget).
+# spending?" asks for a level, not money); right after "what" it opens the noun ("what was the plan's
+# budget?").
 _AUXILIARY = r"is|was|are|were|did|does|do|can|could|will|would|should|may|might|must|has|have|had"
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
