@@ -89,16 +89,17 @@ def newest_versions(evidence: list[Evidence]) -> list[Evidence]:
     series of reports, or a committee's minutes, are versions of one title too, but each records
     what happened that year or at that meeting: a passage no newer version rewrites ("USAJOBS
     delivered a data warehouse, along with three dashboards", FY 2015) is still the record of it."""
-    return [e for e in evidence if not _rewritten(e, evidence)]
+    families = [version_family(e.title) for e in evidence]
+    return [e for e, family in zip(evidence, families, strict=True) if not _rewritten(e, family, evidence, families)]
 
 
-def _rewritten(item: Evidence, evidence: list[Evidence]) -> bool:
-    """True when a passage of a newer dated version of `item`'s document rewrites it (`rewrites`)."""
+def _rewritten(item: Evidence, family: str, evidence: list[Evidence], families: list[str]) -> bool:
+    """True when a passage of a newer dated version of `item`'s document (its `family`, `version_family`;
+    `families` those of `evidence`) rewrites it (`rewrites`)."""
     if item.date is None:
         return False
-    family = version_family(item.title)
     dated = item.date
-    newer = [n.text for n in evidence if n.date is not None and n.date > dated and version_family(n.title) == family]
+    newer = [n.text for n, f in zip(evidence, families, strict=True) if f == family and n.date and n.date > dated]
     if not newer:
         return False
     terms = content_terms(item.text)

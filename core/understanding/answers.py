@@ -225,12 +225,12 @@ _CHANGE += r"|increase[sd]?|decrease[sd]?|decline[sd]?|drop(?:ped|s)?|change[sd]
 # An auxiliary after the first word ends the noun "what" asks ("at what level can it track budget and
 # spending?" asks for a level, not money); right after "what" it opens the noun ("what was the plan's
 # budget?").
-_AUXILIARY = r"is|was|are|were|did|does|do|can|could|will|would|should|may|might|must|has|have|had"
+_ENDS_NOUN = rf"(?:{_AUXILIARY}|must)"
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
     rf"(?![^?,;]*\b(?:{_CHANGE})\b)"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
-    rf"|\bwhat\s+(?:(?:{_AUXILIARY})\s+)?(?:(?!(?:{_PREPOSITION}|{_AUXILIARY})\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
+    rf"|\bwhat\s+(?:{_ENDS_NOUN}\s+)?(?:(?!(?:{_PREPOSITION}|{_ENDS_NOUN})\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?(?:dollars|euros|pounds|yen)\b|\bhow\s+much\s+(?:is|was|are|were)\s+(?:the|a|its|their)\s+(?:[\w'’-]+\s+){0,2}?(?:fee|price|rent|salary|budget|cost)s?\b",
     re.I,
 )
@@ -253,9 +253,13 @@ VALUE_GAP = (
     rf"(?:(?:(?:(?-i:[A-Z])[\w'’-]*\s+)+|(?!{_PREPOSITION}\b)[\w'’-]+\s+)){{0,3}}?"
 )
 _CHANGED = r"(?:raised|lowered|cut|reduced|increased|decreased|lifted|trimmed|hiked|pushed|brought|capped)"
+# "What level …", "to what range …": the noun asked, a group of its own (`asked_nouns`).
+_WHAT_NOUN = (
+    rf"\bwhat\s+{VALUE_GAP}({_VALUE_NOUNS})\b{HEADS}"
+    rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?({_VALUE_NOUNS})\b"
+)
 _VALUE_ASK = re.compile(
-    rf"\bwhat\s+{VALUE_GAP}(?:{_VALUE_NOUNS})\b{HEADS}"
-    rf"|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?(?:{_VALUE_NOUNS})\b"
+    rf"{_WHAT_NOUN}"
     rf"|\bwhat\s+(?:did|does|do|will|would|has|have|had)\b[^?]*?\b(?:{_VALUE_NOUNS})\s+to\s*\?"
     rf"|\bwhat\s+(?:is|was|are|were|has\s+been|had\s+been)\b[^?]*?\b{_CHANGED}\s+to\s*\?"
     r"|\bhow\s+(?:far|big|large|high|low|old)\b(?!\s+(?:a|an|the)\b)",
@@ -265,10 +269,7 @@ _VALUE_ASK = re.compile(
 
 # "What limit did OPM remove?", "down to what level will EPA model emissions?": "what N" may ask which N,
 # a kind named by its own words, as well as N's figure (`asked_nouns`).
-_WHICH_ONE = re.compile(
-    rf"\bwhat\s+{VALUE_GAP}({_VALUE_NOUNS})\b{HEADS}|\b(?:to|at)\s+what\s+(?:[\w'’-]+\s+){{0,2}}?({_VALUE_NOUNS})\b",
-    re.I,
-)
+_WHICH_ONE = re.compile(_WHAT_NOUN, re.I)
 
 
 # Nouns that name nothing but a magnitude: "what number", "what total" asks for a figure only.

@@ -195,3 +195,16 @@ def test_an_auxiliary_ends_the_noun_what_asks() -> None:
     assert not asks_money("at what level can OPM track budget and spending against the plan?")
     assert asks_money("what budget does the plan give IT?")
     assert asks_money("what was the plan's budget for IT?")  # an auxiliary right after "what" opens it
+
+
+def test_a_figure_asked_of_a_premise_by_a_part_with_no_subject_of_its_own_is_said_of_the_premise() -> None:
+    # "how big was it" names nothing of its own: the surge before the dash is what its figure is of.
+    surge = (
+        "the surge of new claims at the start of the calendar year - how big was it, how long did it "
+        "stretch, and why couldn't OPM hire extra staff like before?"
+    )
+    said = "In FY 2015, the surge included approximately 30,000 new claims, stretching from January into February."
+    assert values_it(surge, said, set())
+    # A question proper that names its own subject still ties the figure to its words.
+    tariff = "Members were concerned about the new tariffs on steel. What tariff rate was put on each?"
+    assert not values_it(tariff, "A March rate hike of 2 percent was expected by markets.", set())
