@@ -221,7 +221,7 @@ def names_which(question: str, body: str, given: set[str]) -> bool:
     """True when the answer names which N a "what N …" question asks (`asked_nouns`) in a sentence
     about what is asked (`_said_of`): N with a word of the answer's own before it, or after it a
     word of the answer's own that N is "on", "for" or "related to"; not a stop-word, a figure or
-    a word of the question.
+    a word of the question, possessive or plural ("the Department’s budget" names no budget, `_bare`).
 
     General case: "what N" asks for a figure ("what rate did the bank set?") or for which N ("what
     limit did OPM remove?", "down to what level will EPA model emissions?", "what federally mandated
@@ -232,7 +232,7 @@ def names_which(question: str, body: str, given: set[str]) -> bool:
     nouns = asked_nouns(question)
     if not nouns:
         return False
-    own = {w.lower() for w in written_words(question)}
+    own = {_bare(w) for w in written_words(question)}
     alternatives = "|".join(re.escape(n) for n in sorted(nouns))
     before = re.compile(rf"\b([\w'’-]+)\s+(?:{alternatives})s?\b", re.IGNORECASE)
     after = re.compile(
@@ -241,9 +241,14 @@ def names_which(question: str, body: str, given: set[str]) -> bool:
 
     def named(sentence: str) -> bool:
         words = [m[1].lower() for pattern in (before, after) for m in pattern.finditer(sentence)]
-        return any(w not in STOPWORDS and w not in own and not any(ch.isdigit() for ch in w) for w in words)
+        return any(w not in STOPWORDS and _bare(w) not in own and not any(ch.isdigit() for ch in w) for w in words)
 
     return _said_of(question, body, given | _VALUE_WORDS | _MONEY_WORDS, named)
+
+
+def _bare(word: str) -> str:
+    """`word`'s stem without a possessive: "Department’s" and "departments" are the question's "department"."""
+    return stem(without_clitic(word).lower())
 
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:

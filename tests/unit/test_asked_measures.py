@@ -188,6 +188,11 @@ def test_what_n_may_ask_which_n_and_the_answer_names_it() -> None:
         cost, "Shortfalls were aggravated by federally mandated costs related to homeland security.", set()
     )
     assert not prices_it(cost, "Shortfalls were aggravated by federally mandated costs.", set())
+    # The question's own word with a possessive or a plural names nothing new.
+    budget = "What total budget does the plan allocate to the Department?"
+    assert not values_it(budget, "The plan informs the Department’s budget formulation and allocation.", set())
+    assert not values_it(budget, "The plan informs the departments' budget formulation and allocation.", set())
+    assert values_it(budget, "The plan allocates the Department a discretionary budget of its own.", set())
 
 
 def test_an_auxiliary_ends_the_noun_what_asks() -> None:
