@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from core.contracts import Evidence
 from core.knowledge import Segment
 from core.text import snippet, split_sentences
-from core.understanding.answers import ITEM
+from core.understanding.numerals import ITEM
 
 CONTINUED_SENTENCES = 2
 """How much of the next segment reads as the passage's continuation: its first two sentences."""

@@ -7,15 +7,14 @@ figure, or none, say something else about X.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 
-from core.orchestrator.asked_names import NUMBERED, name_runs
+from core.orchestrator.asked_names import NUMBERED
+from core.orchestrator.said_of import named_words, proper_terms, said_of, statements, tied
 from core.orchestrator.state import GraphState
 from core.orchestrator.support import content_terms, found_terms, spelled_out
-from core.prompts.synthesis import MARK
-from core.text import STOPWORDS, split_sentences, stem, stems, without_clitic
+from core.text import STOPWORDS, stem, stems, without_clitic
 from core.text import words as written_words
 from core.understanding import is_date_word
 from core.understanding.answers import (
@@ -23,13 +22,10 @@ from core.understanding.answers import (
     asked_nouns,
     asks_money,
     asks_name,
-    asks_share,
     asks_value,
     name_words,
-    question_parts,
     states_figure,
     states_money,
-    states_share,
 )
 from core.understanding.asked_figures import (
     asks_amount,
@@ -44,7 +40,7 @@ from core.understanding.asked_figures import (
 )
 from core.understanding.counting import counted, counts, counts_something, counts_unit
 from core.understanding.people_asked import asks_who_after_premise, asks_who_holds
-from core.understanding.premise import PROPER_TERMS, premise
+from core.understanding.shares import asks_share, states_share
 
 
 def measure_missing(state: GraphState, body: str, cited: set[str]) -> str | None:
@@ -152,74 +148,74 @@ def gives_count(state: GraphState, body: str, cited: set[str], what: list[str]) 
     assert state.plan is not None
     question = state.plan.original_query
     nouns = {stem(w) for w in what}
-    given = _given(state, cited) | _named(question)
+    given = _given(state, cited) | named_words(question)
     others = [t for t in content_terms(question) if stem(t) not in nouns and t not in given]
     # After a premise, a count not of the noun asked (a unit's, or of something else) is said in the
-    # question proper's own words (`TIED_TERMS`); "how many reservists" is not said by "reserve call-ups".
-    own = _proper_terms(question, _given(state, cited))
+    # question proper's own words (`said_of.TIED_TERMS`); "how many reservists" is not said by "reserve call-ups".
+    own = proper_terms(question, _given(state, cited))
     sentences = statements(body)
     besides = frozenset(stems(others))
     if counts_unit(nouns):
         return any(
-            counts(s, nouns) and (not others or bool(found_terms(others, s))) and _tied(own, s) for s in sentences
+            counts(s, nouns) and (not others or bool(found_terms(others, s))) and tied(own, s) for s in sentences
         )
     return any(
         counts(s, nouns)
-        or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)) and _tied(own, s))
+        or (bool(others) and counts_something(s, besides) and bool(found_terms(others, s)) and tied(own, s))
         for s in sentences
     )
 
 
 def dates_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a date in a sentence about what "on what date …" asks
-    (`_said_of`): one that carries the question's words besides its names, the `given` words
+    (`said_of`): one that carries the question's words besides its names, the `given` words
     (`_given`) and the date words ("date", "day", "exact").
 
     General case: the answer to "on what date did X" is a date said of X; a date in a sentence about
     something else ("OPM scheduled one review in February 2020" beside "ES issued the Schedule A
     authority", the next meeting's date beside "the rules announced in October") does not date X.
     A question with no such word is answered by any date (`states_date`)."""
-    return _said_of(question, body, given | _DATE_WORDS, states_date)
+    return said_of(question, body, given | _DATE_WORDS, states_date)
 
 
 def shares_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a share (`states_share`) in a sentence about what "what share /
-    percentage of X" asks (`_said_of`): one that carries the question's words besides its names,
+    percentage of X" asks (`said_of`): one that carries the question's words besides its names,
     the `given` words (`_given`) and the share words; a percentage asked is a number, not "a majority"
     (`states_percent`).
 
     General case: as a date must be said of what it dates (`dates_it`), the proportion asked is one
     said of X; a percent in a sentence about something else ("equity prices fell 5 percent" beside
     the bank whose shares were asked about) is another proportion."""
-    return _said_of(question, body, given | _SHARE_WORDS, states_percent if asks_percent(question) else states_share)
+    return said_of(question, body, given | _SHARE_WORDS, states_percent if asks_percent(question) else states_share)
 
 
 def prices_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states an amount of money (`states_money`) in a sentence about what "how
-    much did X cost" asks (`_said_of`): one that carries the question's words besides its names,
+    much did X cost" asks (`said_of`): one that carries the question's words besides its names,
     the `given` words (`_given`) and the words that ask for money.
 
     General case: as a date must be said of what it dates (`dates_it`), the cost asked is one said of
     X; a passage about X with no amount ("OPM received 180 headcount reports through this system"),
     or one whose amount is said of something else, does not say what X cost."""
-    return _said_of(question, body, given | _MONEY_WORDS, states_money) or names_which(question, body, given)
+    return said_of(question, body, given | _MONEY_WORDS, states_money) or names_which(question, body, given)
 
 
 def values_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a figure (`states_figure`) in a sentence about what "to what
-    level / what rate / how large …" asks (`_said_of`): one that carries the question's words
+    level / what rate / how large …" asks (`said_of`): one that carries the question's words
     besides its names, the `given` words (`_given`) and the words that only ask for a value.
 
     General case: as the cost asked is an amount said of X (`prices_it`), the value asked is a figure
     said of X; a passage that tells of X's move with no figure ("a central bank cut its policy rate in
     late August") says that X moved, not to what. "What N …?" is also answered by N's name
     (`names_which`)."""
-    return _said_of(question, body, given | _VALUE_WORDS, states_figure) or names_which(question, body, given)
+    return said_of(question, body, given | _VALUE_WORDS, states_figure) or names_which(question, body, given)
 
 
 def names_which(question: str, body: str, given: set[str]) -> bool:
     """True when the answer names which N a "what N …" question asks (`asked_nouns`) in a sentence
-    about what is asked (`_said_of`): N with a word of the answer's own before it, or after it a
+    about what is asked (`said_of`): N with a word of the answer's own before it, or after it a
     word of the answer's own that N is "on", "for" or "related to"; not a stop-word, a figure or
     a word of the question, possessive or plural ("the Department’s budget" names no budget, `_bare`).
 
@@ -243,7 +239,7 @@ def names_which(question: str, body: str, given: set[str]) -> bool:
         words = [m[1].lower() for pattern in (before, after) for m in pattern.finditer(sentence)]
         return any(w not in STOPWORDS and _bare(w) not in own and not any(ch.isdigit() for ch in w) for w in words)
 
-    return _said_of(question, body, given | _VALUE_WORDS | _MONEY_WORDS, named)
+    return said_of(question, body, given | _VALUE_WORDS | _MONEY_WORDS, named)
 
 
 def _bare(word: str) -> str:
@@ -253,17 +249,17 @@ def _bare(word: str) -> str:
 
 def amounts_it(question: str, body: str, given: set[str]) -> bool:
     """True when the answer states a figure or a degree (`states_amount`) in a sentence about what "how
-    much X" asks (`_said_of`): as the value asked is a figure said of X (`values_it`), "how much debt
+    much X" asks (`said_of`): as the value asked is a figure said of X (`values_it`), "how much debt
     was Detroit seeking to restructure?" is not answered by "the bankruptcy had only a limited
     effect on the municipal market". What the amount is of is often a name ("how much did the
     CARES Act put into the Higher Education Emergency Relief Fund?"): the question's names count
-    (`_said_of`'s `by_name`)."""
-    return _said_of(question, body, given | _VALUE_WORDS, states_amount, by_name=True)
+    (`said_of`'s `by_name`)."""
+    return said_of(question, body, given | _VALUE_WORDS, states_amount, by_name=True)
 
 
 def names_one(question: str, body: str, given: set[str]) -> bool:
     """True when the answer writes a proper name the question does not, in a sentence about what "which
-    bank / who …" asks (`_said_of`): a capitalised word inside a sentence that the question does not
+    bank / who …" asks (`said_of`): a capitalised word inside a sentence that the question does not
     write capitalised, and that is not a `given` word (`_given`), a date word or a single letter
     ("U.S." is "U" and "S").
 
@@ -297,105 +293,12 @@ def names_one(question: str, body: str, given: set[str]) -> bool:
         )
 
     # "Who else was on it?": "else" asks for more of the kind, a word no answer repeats.
-    return _said_of(question, body, given | {"else"}, new_name, kind=name_words(question), by_name=True, figure=False)
-
-
-def statements(body: str) -> list[str]:
-    """The answer's sentences, each cited piece apart: a citation mark ends what its source says
-    (general case: an answer joins passages of different sources, and a table or chart's text has no
-    full stop, so "… Target Actual Increased [1] 9.3% 7.9% … FEHB Premium [2]" is two statements;
-    the second's percent is not said of the first's words)."""
-    return [s for piece in MARK.split(body)[::2] for s in split_sentences(piece)]  # [::2]: not the marks' numbers
+    return said_of(question, body, given | {"else"}, new_name, kind=name_words(question), by_name=True, figure=False)
 
 
 def _letters(word: str) -> str:
     """A word's letters and digits, without its possessive ending: "OPM's" is "OPM"."""
     return "".join(ch for ch in without_clitic(word) if ch.isalnum())
-
-
-def _said_of(
-    question: str,
-    body: str,
-    free: set[str],
-    states: Callable[[str], bool],
-    kind: frozenset[str] = frozenset(),
-    *,
-    by_name: bool = False,
-    figure: bool = True,
-) -> bool:
-    """True when a sentence of `body` `states` what is asked and carries the question's words besides
-    its names and the `free` words (`SAID_OF_SHARE` of them, one from the sentences that ask: those
-    with a question mark, "… 60-day window? Target was 90%, right?" asks in both); any sentence that
-    states it, when the question has none, or when the sentences that ask have none: "… enlarged
-    the swap lines with the ECB and the SNB. How big did each get?" points back, and so may the
-    answer ("These arrangements will now provide up to $30 billion …"). `kind`: the noun of the kind
-    asked ("bank" in "which bank acquired it?"): a name carries it ("the Harbour Workers Union"), so
-    it ties a sentence to the sentence that asks, but any name of that kind carries it too ("the
-    Bank of Korea"), so it is not counted among the words that say what is asked. `by_name`: each
-    of the question's names that is not `free` is one more such word, written whole (`name_runs`):
-    a person is asked by the role the documents write beside the name ("The plan lists an Acting
-    Secretary. Who is it?" is answered by "Kevin K. McAleenan: Acting Secretary"), and "Washington
-    Mutual" is not "money market mutual funds". `figure`: after a premise, a figure asked is one
-    said in the question proper's own words (`TIED_TERMS`); a name asked is not held to that (the
-    name's own sentence may share only its kind with the question: "which union was party to it?")."""
-    ignored = free | _named(question)
-    terms = [t for t in content_terms(question) if t not in ignored]
-    counted = [t for t in terms if t not in kind]
-    sentences = split_sentences(question)
-    asking = " ".join(s for s in sentences if "?" in s) or question
-    asked = [t for t in content_terms(asking) if t not in ignored]
-    runs = name_runs(question, free) if by_name else []
-    asked_runs = [r for r in runs if r.search(asking)]
-    if not (counted or runs) or not (asked or asked_runs):
-        return states(body)
-    least = max(1, math.ceil(SAID_OF_SHARE * (len(counted) + len(runs))))
-    own = _proper_terms(question, free) if figure else []
-
-    def said(sentence: str) -> bool:
-        carried = len(found_terms(counted, sentence)) + sum(1 for r in runs if r.search(sentence))
-        tied = bool(found_terms(asked, sentence)) or any(r.search(sentence) for r in asked_runs)
-        return carried >= least and tied and _tied(own, sentence)
-
-    return any(states(s) and said(s) for s in statements(body))
-
-
-SAID_OF_SHARE = 0.2
-"""A figure is said of what a question asks when its sentence carries this share of the question's
-words (besides names and the words that ask), one of them from the sentences that ask: "the ECB
-raised its main refinancing rate to 4.75 percent" is said of "what level did the ECB raise its main
-refinancing rate to"; "an unchanged federal funds rate of about 6-1/2 percent" shares one word of
-nine ("rate") and is said of another rate, and after "… the yen hit an all-time high. What was that
-exchange rate?", "the dollar declined 2 percent" says nothing of an exchange rate. Measured on the
-development sets fresh21-27: the answers that pass carry a quarter or more, the unanswerable
-questions answered with another figure a sixth or less."""
-
-
-def _proper_terms(question: str, free: set[str]) -> list[str]:
-    """The question proper's own words (`premise`), names too, besides the `free` words and pro-forms;
-    none when the message states no premise, or when a part of the question proper names no subject
-    of its own (`PROPER_TERMS`): "the surge of new claims at the start of the year - how big was it,
-    how long did it stretch, and why couldn't OPM hire extra staff?" asks its figure of the premise."""
-    stated, proper = premise(question)
-    if not stated or any(len(content_terms(part)) < PROPER_TERMS for part in question_parts(proper)):
-        return []
-    return [t for t in content_terms(proper) if t not in free | _PRO_FORMS]
-
-
-def _tied(own: list[str], sentence: str) -> bool:
-    """True when `sentence` carries `TIED_TERMS` of the question proper's `own` words (all, when it has fewer)."""
-    return len(found_terms(own, sentence)) >= min(TIED_TERMS, len(own))
-
-
-TIED_TERMS = 2
-"""How many words of the question proper (all, when it has fewer; `premise`) a sentence carries to be
-said of what is asked, when the message states a premise first. General case: the premise names the
-passage, so its echo shares the premise's words, and a figure beside it may be said of something
-else: after "… were concerned about the newly imposed tariffs on steel. What tariff rate was put on
-each?", "a March rate hike … 2 percent" shares "rate" alone with the question proper and is said of
-another rate. Measured on the development sets fresh21-31 (990 cases): four unanswerable near misses
-fewer answered, two answers withheld (a table row, an acronym the passage spells out in lower case)."""
-_PRO_FORMS = frozenset({"one", "ones"})
-"""Words that stand for a noun said before them ("which one, and from which government?")."""
 
 
 # Words that only ask for the measure (the nouns of `answers._DATE_ASK` and `answers._SHARE_ASK`, and
@@ -405,11 +308,6 @@ _DATE_WORDS = _PRECISELY | {"date", "day", "calendar"}
 _SHARE_WORDS = _PRECISELY | {"percent", "percentage", "share", "proportion", "fraction"}
 _MONEY_WORDS = _PRECISELY | {"cost", "costs", "costing", "budget", "price", "fee", "salary", "dollars", "money"}
 _VALUE_WORDS = _PRECISELY | {"level", "value", "figure", "amount", "number", "total", "size", "magnitude"}
-
-
-def _named(question: str) -> set[str]:
-    """The question's names, lower-cased, possessive or not ("OPM's"): its capitalised words after the first."""
-    return {without_clitic(w).lower() for w in written_words(question)[1:] if w[:1].isupper()}
 
 
 def _given(state: GraphState, cited: set[str]) -> set[str]:

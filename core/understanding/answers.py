@@ -14,7 +14,9 @@ from typing import Literal
 
 from text_to_num import alpha2digit
 
+from core.understanding.numerals import ITEM, NUMBER, RATE_UNITS, SCALE
 from core.understanding.periods import MONTH, YEAR
+from core.understanding.shares import states_share
 
 AnswerKind = Literal["person", "quantity", "date", "reason"]
 
@@ -96,24 +98,6 @@ _NOT_NAMES = frozenset(
     united american european new york street city county system services service agency authority
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-# A figure: digits grouped by commas ("54,443"; a comma after the digits is punctuation: "in 2026, the
-# Department …", "on Feb. 25, yields …"), a decimal or a fraction; not a clock time or the second term
-# of a ratio ("1:35 p.m.", "3:1"), nor a figure a hyphen joins to the word before it: that is part of
-# a name ("COVID-19", "F-35", "Title-IX"), it measures nothing.
-NUMBER = re.compile(
-    r"(?<![\w.:])(?<![^\W\d_]-)(?:\d(?:[\d,]*\d)?(?:\.\d+)?|\d+\s*/\s*\d+|\d+-\d+/\d+)(?![\w])(?!:\d\d)"
-)
-# A document's numbered part, named by its kind ("Objective 1.3", "Table 4.3 A", "page 37", "KPI 5.4.3",
-# PDF text's "Objective 1 .3") or by a number of three parts or more ("goal 5.2.1"): a reference,
-# it measures nothing.
-ITEM = re.compile(
-    r"\b(?:objective|goal|table|figure|section|chapter|page|appendix|part|title|measure|indicator|strategy|"
-    r"priority|tactic|kpi|exhibit|phase|item)s?\s+\d+(?:\s?\.\s?[0-9A-Za-z]{1,3})*(?!\w|\.\w)"
-    r"|(?<![\w.])\d{1,2}(?:\.[0-9A-Za-z]{1,3}){2,}(?!\w|\.\w)",
-    re.I,
-)
-SCALE = r"thousand|million|billion|trillion"
-RATE_UNITS = r"percent|per\s+cent|percentage\s+points?|basis\s+points?"
 _QUANTITY_WORD = re.compile(rf"\b(?:{RATE_UNITS}|{SCALE})\b|[%$€£¥]", re.I)
 _DATE = re.compile(
     rf"\b(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+(?:{MONTH})\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
@@ -168,46 +152,6 @@ def question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _SECOND_ASK.split(question)]
     parts = [p for p in parts if len(p.split()) >= MIN_PART_WORDS or answer_kind(p) is not None]
     return parts if len(parts) > 1 else [question]
-
-
-# "What percentage of …", "what share of …", "by what percent …", "which proportion of …", "what % of …".
-_SHARE_ASK = re.compile(
-    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:(?:percentage|percent|(?:share|proportion|fraction)\s+of)\b|%)"
-    r"|\bin\s+(?:percent|per\s+cent|percentage\s+terms)\b(?=\s*[?,.;]|\s*$)", re.I
-)  # fmt: skip
-_SHARE = re.compile(
-    rf"{NUMBER.pattern}\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b)"
-    rf"|{NUMBER.pattern}\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?:[^\W\d_]+\s+)?{NUMBER.pattern}"
-    r"|\b(?:\d+|one)\s+in\s+(?:every\s+)?\d+\b|\bmajority\b"
-    # "half of the members", "two-thirds", "a quarter of banks" (alpha2digit writes "a third" as "a 3rd"):
-    # not a half or a quarter of a year ("the first half of 2015", "the second quarter"), nor a step
-    # ("a quarter-point cut").
-    r"|\b(?<!first\s)(?<!second\s)(?<!1st\s)(?<!2nd\s)(?:half|halves)\b(?![\s-]*points?\b)"
-    r"|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|\d+)[\s-]+(?:thirds?|3rds?|quarters?|fifths?|5ths?|tenths?|10ths?)\b"
-    r"(?![\s-]*points?\b)(?!\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?\d{4})"
-    # "one fourth of costs", "three-eighths": a fourth, sixth or eighth is a share after a count, not
-    # after "a" or "the", where it is a place in an order ("a fourth straight month", "the fourth quarter").
-    r"|\b(?:one|two|three|five|seven|\d+)[\s-]+(?:fourths?|4ths?|sixths?|6ths?|eighths?|8ths?)\b(?![\s-]*(?:points?|quarter)\b)",
-    re.I,
-)
-
-
-def asks_share(question: str) -> bool:
-    """True when a question asks for a percentage or a share ("what percent of claims …", "what share
-    of leases …", the unit after its noun: "what were the new bands, in percent?", as "… in dollars"
-    asks for money), not just for some figure."""
-    return _SHARE_ASK.search(question) is not None
-
-
-def states_share(text: str) -> bool:
-    """True when `text` states a share: a percent figure ("57.3%", "sixty-eight percent", "23
-    percentage points"), a part of a whole ("8 out of 25", "ten of the eleven", "1 in 5") or a
-    fraction word ("half", "two-thirds").
-
-    General case: the answer to "what share of X" is a proportion; a passage about X that gives a
-    count, a date or a measure number ("Performance Measure 2.2.2") and no proportion answers
-    something else."""
-    return _SHARE.search(alpha2digit(text, "en")) is not None
 
 
 # A noun heads what is asked when a verb, a preposition or the question's end follows it ("what budget

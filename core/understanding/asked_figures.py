@@ -14,16 +14,15 @@ import re
 from core.understanding.answers import (
     AFTER_HEAD,
     HEADS,
-    NUMBER,
     VALUE_GAP,
     YEAR_ONLY,
     answer_kind,
-    asks_share,
     figures_only,
     holds,
     states_figure,
-    states_share,
 )
+from core.understanding.numerals import NUMBER
+from core.understanding.shares import asks_share, states_share
 
 _PERCENT_ASK = re.compile(r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:percentage|percent\b|%)", re.I)
 _MAJORITY = re.compile(r"\bmajority\b", re.I)

@@ -12,8 +12,9 @@ import re
 from text_to_num import alpha2digit
 
 from core.text import STOPWORDS, stem, without_clitic
-from core.understanding.answers import NUMBER, RATE_UNITS, SCALE, YEAR_ONLY
+from core.understanding.answers import YEAR_ONLY
 from core.understanding.asked_figures import SERIES_LABELS
+from core.understanding.numerals import NUMBER, RATE_UNITS, SCALE
 
 _HOW_MANY = re.compile(r"\bhow\s+many\s+", re.I)
 _COUNTED_WORDS = 4

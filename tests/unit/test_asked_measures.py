@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from core.orchestrator.measures import dates_it, prices_it, values_it
 from core.text import stem
-from core.understanding.answers import asks_money, asks_share, states_share
+from core.understanding.answers import asks_money
 from core.understanding.asked_figures import asks_date, states_date
 from core.understanding.counting import counted, counts
+from core.understanding.shares import asks_share, states_share
 
 
 def test_a_sentence_counts_what_a_how_many_question_counts() -> None:

@@ -285,7 +285,7 @@ def test_a_numbered_item_listed_without_a_figure_gives_none() -> None:
 
 def test_after_a_premise_the_figure_is_said_of_the_question_proper() -> None:
     """A premise names the passage; the figure must carry the question proper's own words (two of
-    them), not one word it shares with a figure said of something else (`measures.TIED_TERMS`)."""
+    them), not one word it shares with a figure said of something else (`said_of.TIED_TERMS`)."""
     question = (
         "The May harbour minutes say shippers were concerned about the new tariffs on imported timber and steel. "
         "What tariff rate was put on each?"
