@@ -173,6 +173,7 @@ _ENDS_NOUN = rf"(?:{_AUXILIARY}|must)"
 _MONEY_ASK = re.compile(
     r"(?<!\bby\s)\bhow\s+much\s+(?!of\b)[^?]*?\b(?:cost|costs|costing|spend|spends|spent|pay|pays|paid)\b"
     rf"(?![^?,;]*\b(?:{_CHANGE})\b)"
+    r"|\bhow\s+much\s+(?:money|funding|cash)\b"
     r"|\bwhat\s+(?:did|does|do|will|would)\s+[^?]*?\bcost\b(?=\s*(?:[?,.;]|$|(?:per|each|in|to|for|the)\b))"
     rf"|\bwhat\s+(?:{_ENDS_NOUN}\s+)?(?:(?!(?:{_PREPOSITION}|{_ENDS_NOUN})\b)[\w'’-]+\s+){{0,5}}?(?:budget|cost|price|fee|salary|rent)s?\b{HEADS}"
     r"|\bin\s+(?:U\.?S\.?\s+)?(?:dollars|euros|pounds|yen)\b|\bhow\s+much\s+(?:is|was|are|were)\s+(?:the|a|its|their)\s+(?:[\w'’-]+\s+){0,2}?(?:fee|price|rent|salary|budget|cost)s?\b",
@@ -274,7 +275,8 @@ def name_words(question: str) -> frozenset[str]:
 
 def asks_money(question: str) -> bool:
     """True when a question asks for an amount of money ("how much did the move cost?", "what budget
-    does the plan give X?", "the ceiling, in dollars"), not just for some figure. "Which" picks one of
+    does the plan give X?", "the ceiling, in dollars", "how much money did it transfer?"), not just for
+    some figure. "Which" picks one of
     a kind: "which input costs were they pointing to?" asks which costs (feed, fertiliser), not how
     much they were."""
     return _MONEY_ASK.search(expanded(question)) is not None

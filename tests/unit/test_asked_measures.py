@@ -203,6 +203,12 @@ def test_an_auxiliary_ends_the_noun_what_asks() -> None:
     assert asks_money("what was the plan's budget for IT?")  # an auxiliary right after "what" opens it
 
 
+def test_how_much_money_asks_for_money() -> None:
+    assert asks_money("how much money did OPM transfer to its IT Working Capital Fund at the end of FY 2022?")
+    assert asks_money("how much funding did the program receive?")
+    assert not asks_money("how much did the workforce grow?")
+
+
 def test_a_figure_asked_of_a_premise_by_a_part_with_no_subject_of_its_own_is_said_of_the_premise() -> None:
     # "how big was it" names nothing of its own: the surge before the dash is what its figure is of.
     surge = (
