@@ -204,8 +204,27 @@ def by_part(
         elif (after := (following or {}).get(same)) is not None and after not in picked:
             picked.append(after)
             read_on += 1
-    rest = [c for c in chosen if not any(repeats(c[1], p[1]) for p in picked)]
-    return (picked + rest)[: max(MAX_SENTENCES, len(picked) - read_on) + read_on]
+    keep = max(MAX_SENTENCES, len(picked) - read_on) + read_on
+    rest = [c for c in chosen if not any(repeats(c[1], p[1]) for p in picked)][: max(keep - len(picked), 0)]
+    return _read_on(picked, following or {}, rest) + rest
+
+
+def _read_on(picked: list[Candidate], following: dict[Candidate, Candidate], rest: list[Candidate]) -> list[Candidate]:
+    """The parts' sentences, the first of them that has one followed by the next sentence in its
+    document (`following`), when that one is not in the answer already.
+
+    General case: as for one question (`discourse.windowed`), the sentence nearest a part is often
+    followed by the one that holds its detail ("OPM held its annual Acquisition Planning Conference …"
+    then "For the first time, the agency held two pre-conference workshops …" for "what was new about
+    that year's conference?"). It comes beside the sentences chosen for the whole question, not in
+    place of one: those are near the best score and may hold the answer to another part."""
+    out = list(picked)
+    for pick in picked:
+        after = following.get(pick)
+        if after is not None and after not in out and not any(repeats(after[1], c[1]) for c in [*out, *rest]):
+            out.insert(out.index(pick) + 1, after)
+            break
+    return out
 
 
 def of_the_kind(

@@ -283,6 +283,31 @@ def test_a_part_whose_best_sentence_is_an_earlier_part_s_reads_on_in_the_documen
     assert extractive.by_part(parts, found, contextual, cosines, part_cosines, [found[0]]) == [found[0]]
 
 
+def test_the_first_part_s_sentence_reads_on_beside_the_whole_question_s_choice() -> None:
+    conference = "OPM held its annual Acquisition Planning Conference on procurement packages."
+    workshops = "For the first time, the agency held two pre-conference workshops before it."
+    modules = "OPM continued to deploy two facility management system modules."
+    tickets = "The system will let customers request services by a work ticket."
+    staff = "OPM refreshed its staff on the preaward acquisition process."
+    found = [(0, conference), (0, workshops), (0, modules), (0, tickets), (1, staff)]
+    contextual = [f"Report: {s}" for _, s in found]
+    parts = ["What was new about that year's Acquisition Planning Conference", "what modules was OPM deploying?"]
+    cosines = [0.9, 0.3, 0.6, 0.4, 0.7]
+    part_cosines = [[0.9, 0.3, 0.4, 0.2, 0.7], [0.3, 0.2, 0.9, 0.5, 0.3]]
+    following = {found[0]: found[1], found[1]: found[2], found[2]: found[3]}
+    chosen = [found[0], found[4], found[2], found[3]]
+    picked = extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen, following)
+    # The first part's sentence reads on; what the whole question chose keeps its place beside it.
+    assert picked == [found[0], found[1], found[2], found[4], found[3]]
+    # Without the document's order, the parts' sentences and the whole question's choice, as before.
+    assert extractive.by_part(parts, found, contextual, cosines, part_cosines, chosen) == [
+        found[0],
+        found[2],
+        found[4],
+        found[3],
+    ]
+
+
 def test_a_passage_s_last_sentence_is_followed_by_the_next_segment_s_first() -> None:
     from core.orchestrator.discourse import successors
 
