@@ -182,8 +182,9 @@ def by_part(
     following: dict[Candidate, Candidate] | None = None,
 ) -> list[Candidate]:
     """Each part's best sentence, in the question's order, then the whole question's choice: at most
-    MAX_SENTENCES in all, or one per part when the message asks more things than that. A part whose
-    best sentence is an earlier part's reads on: the sentence after it in the document (`following`).
+    MAX_SENTENCES in all, or one per part when the message asks more things than that, and one more
+    when a part's sentence reads on into the next (`_read_on`). A part whose best sentence is an
+    earlier part's reads on: the sentence after it in the document (`following`).
 
     General case: "How far did they cut, and who voted against?" asks two things; the sentences
     nearest the whole question can all answer one of them. A part's sentence is ranked as `rank`
@@ -210,8 +211,8 @@ def by_part(
 
 
 def _read_on(picked: list[Candidate], following: dict[Candidate, Candidate], rest: list[Candidate]) -> list[Candidate]:
-    """The parts' sentences, the first of them that has one followed by the next sentence in its
-    document (`following`), when that one is not in the answer already.
+    """The parts' sentences, the first of them whose next sentence in its document (`following`) is
+    not in the answer yet (nor said again by one of its sentences) followed by that sentence.
 
     General case: as for one question (`discourse.windowed`), the sentence nearest a part is often
     followed by the one that holds its detail ("OPM held its annual Acquisition Planning Conference …"
