@@ -206,7 +206,7 @@ def by_part(
             picked.append(after)
             read_on += 1
     keep = max(MAX_SENTENCES, len(picked) - read_on) + read_on
-    rest = [c for c in chosen if not any(repeats(c[1], p[1]) for p in picked)][: max(keep - len(picked), 0)]
+    rest = [c for c in chosen if not any(repeats(c[1], p[1]) for p in picked)][: keep - len(picked)]
     return _read_on(picked, following or {}, rest) + rest
 
 
